@@ -1,0 +1,37 @@
+/** Jest runs TypeScript through SWC (no type-check here: `pnpm typecheck` does that). */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
+const common = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)s$': swc },
+  moduleNameMapper: {
+    '^@svc/(errors|ids|config|contract|list-engine|client|http-kit)$': '<rootDir>/packages/$1/src',
+    '^@svc/(core|gateway|launcher)$': '<rootDir>/apps/$1/src',
+    '^@svc/tests/(.*)$': '<rootDir>/tests/$1',
+  },
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+};
+
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/packages/*/src/**/*.test.ts', '<rootDir>/apps/*/src/**/*.test.ts'],
+    },
+    {
+      ...common,
+      displayName: 'http',
+      testMatch: ['<rootDir>/tests/**/*.test.ts'],
+      globalSetup: '<rootDir>/tests/harness/global-setup.ts',
+      globalTeardown: '<rootDir>/tests/harness/global-teardown.ts',
+    },
+  ],
+};
