@@ -1,0 +1,75 @@
+/**
+ * The few typed errors the API can answer with. Anything thrown anywhere in the gateway or a
+ * core ends up, through exactly one error middleware, as the contract's error body.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly messages: readonly string[];
+
+  constructor(status: number, messages: string | readonly string[]) {
+    const list = typeof messages === 'string' ? [messages] : messages;
+    super(list.join('; '));
+    this.name = new.target.name;
+    this.status = status;
+    this.messages = list.length > 0 ? list : ['Internal server error'];
+  }
+}
+
+export class BadRequestError extends ApiError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+export class NotLoggedInError extends ApiError {
+  constructor(message = 'Not logged in') {
+    super(401, message);
+  }
+}
+
+export class ForbiddenError extends ApiError {
+  constructor(message = 'Forbidden') {
+    super(403, message);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(message = 'Object not found') {
+    super(404, message);
+  }
+}
+
+export class EndpointNotFoundError extends ApiError {
+  constructor() {
+    super(404, 'API endpoint not found');
+  }
+}
+
+export class MethodNotAllowedError extends ApiError {
+  constructor() {
+    super(405, 'Method not allowed');
+  }
+}
+
+export class PayloadTooLargeError extends ApiError {
+  constructor() {
+    super(413, 'Request body too large');
+  }
+}
+
+/** 422: invalid input. Attribute validation passes every failed rule, one per entry. */
+export class UnprocessableError extends ApiError {
+  constructor(messages: string | readonly string[]) {
+    super(422, messages);
+  }
+}
+
+export class BadGatewayError extends ApiError {
+  constructor(message: string) {
+    super(502, message);
+  }
+}
+
+export function isApiError(err: unknown): err is ApiError {
+  return err instanceof ApiError;
+}

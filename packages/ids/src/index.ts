@@ -1,0 +1,5 @@
+export * from './uuid';
+export * from './token';
+export * from './gateway-proof';
+export * from './request-id';
+export * from './manifest';

@@ -1,0 +1,44 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { randomAlnum, UUID_RE } from './uuid';
+
+/** The server's secrets: 50 characters of [0-9a-z]. */
+export const newSecret = (): string => randomAlnum(50);
+
+/** D = lowercase hex SHA-256(secret): what is stored instead of a secret. */
+export const secretDigest = (secret: string): string =>
+  createHash('sha256').update(secret, 'utf8').digest('hex');
+
+export const hmacHex = (algo: 'sha1' | 'sha256', key: string, message: string): string =>
+  createHmac(algo, key).update(message, 'utf8').digest('hex');
+
+/** Constant-time string comparison (length leaks, contents do not). */
+export function safeEqual(a: string, b: string): boolean {
+  const ba = Buffer.from(a, 'utf8');
+  const bb = Buffer.from(b, 'utf8');
+  if (ba.length !== bb.length) {
+    timingSafeEqual(ba, ba);
+    return false;
+  }
+  return timingSafeEqual(ba, bb);
+}
+
+export interface V2Token {
+  uuid: string;
+  secret: string;
+}
+
+/** `v2/<token uuid>/<secret>`, or null for any other shape. */
+export function parseV2Token(token: string): V2Token | null {
+  const parts = token.split('/');
+  if (parts.length !== 3 || parts[0] !== 'v2') return null;
+  const [, uuid, secret] = parts as [string, string, string];
+  if (!UUID_RE.test(uuid) || secret.length === 0) return null;
+  return { uuid, secret };
+}
+
+export const formatV2Token = (uuid: string, secret: string): string => `v2/${uuid}/${secret}`;
+
+/** A configured token of the form `v2/<uuid>/<secret>` is reduced to its secret. */
+export function bareSecret(token: string): string {
+  return parseV2Token(token)?.secret ?? token;
+}
