@@ -1,0 +1,86 @@
+import type { AttributeSpec, AttrType, InputMode, ResourceSpec } from './types';
+
+export const isStored = (a: AttributeSpec): boolean => a.stored !== false;
+
+export const inputMode = (a: AttributeSpec): InputMode =>
+  a.input ?? (isStored(a) ? 'rw' : 'ignored');
+
+const SCALAR_TYPES: ReadonlySet<AttrType> = new Set([
+  'string',
+  'text',
+  'integer',
+  'float',
+  'boolean',
+  'datetime',
+]);
+
+export const isScalarType = (t: AttrType): boolean => SCALAR_TYPES.has(t);
+
+/** The SQL that reads an attribute from its table's row, or null if it cannot be computed in SQL. */
+export function attributeSql(name: string, a: AttributeSpec): string | null {
+  if (a.secret) return null;
+  if (isStored(a)) return quoteIdent(name);
+  return a.sql ?? null;
+}
+
+/** Identifiers only ever come from the schema; quoting keeps reserved words (`log`) safe. */
+export function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a schema identifier: ${name}`);
+  return `"${name}"`;
+}
+
+export const isSelectable = (r: ResourceSpec, name: string): boolean => {
+  const a = r.attributes[name];
+  return a !== undefined && !a.secret;
+};
+
+/** Attributes usable in filters: public, with an SQL form. */
+export const isFilterable = (r: ResourceSpec, name: string): boolean => {
+  const a = r.attributes[name];
+  return a !== undefined && attributeSql(name, a) !== null;
+};
+
+/** Attributes usable in `order`: filterable and of a scalar type. */
+export const isOrderable = (r: ResourceSpec, name: string): boolean => {
+  const a = r.attributes[name];
+  return a !== undefined && isScalarType(a.type) && attributeSql(name, a) !== null;
+};
+
+/** Names never searched by `any` text search (lists-and-filters.md §10). */
+const NOT_SEARCHED = new Set([
+  'uuid',
+  'portable_data_hash',
+  'container_image',
+  'manifest_text',
+  'unsigned_manifest_text',
+  'api_token',
+  'scopes',
+  'mounts',
+  'definition',
+]);
+
+/** Attributes searched by `["any", "like", "%text%"]`. */
+export function searchableAttributes(r: ResourceSpec): string[] {
+  return Object.entries(r.attributes)
+    .filter(
+      ([name, a]) =>
+        ['string', 'text', 'array', 'hash'].includes(a.type) &&
+        !NOT_SEARCHED.has(name) &&
+        !name.endsWith('_uuid') &&
+        isStored(a) &&
+        !a.secret,
+    )
+    .map(([name]) => name);
+}
+
+/** Attributes rendered by default: all public ones, minus list-only omissions in lists. */
+export function defaultSelection(r: ResourceSpec, forList: boolean): string[] {
+  return Object.entries(r.attributes)
+    .filter(([, a]) => !a.secret && !(forList && a.inLists === false))
+    .map(([name]) => name);
+}
+
+export const storedAttributeNames = (r: ResourceSpec): string[] =>
+  Object.entries(r.attributes)
+    .filter(([, a]) => isStored(a))
+    .map(([name]) => name);

@@ -1,0 +1,11 @@
+export * from './types';
+export * from './attributes';
+export * from './registry';
+export * from './messages';
+export * from './time';
+export * from './params';
+export * from './endpoints';
+export * from './routes';
+export * from './validate-attributes';
+export * from './discovery';
+export { commonAttributes, silentlyIgnoredKeys } from './resources/common';

@@ -1,0 +1,5 @@
+export * from './types';
+export * from './body';
+export * from './method-override';
+export * from './convert';
+export * from './merge';

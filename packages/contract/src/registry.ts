@@ -1,0 +1,64 @@
+import type { ResourceSpec } from './types';
+import { users } from './resources/users';
+import { groups } from './resources/groups';
+import { collections } from './resources/collections';
+import { containerRequests } from './resources/container-requests';
+import { containers } from './resources/containers';
+import { links } from './resources/links';
+import { workflows } from './resources/workflows';
+import { apiClientAuthorizations } from './resources/api-client-authorizations';
+import { apiClients } from './resources/api-clients';
+import { logs } from './resources/logs';
+
+export {
+  users,
+  groups,
+  collections,
+  containerRequests,
+  containers,
+  links,
+  workflows,
+  apiClientAuthorizations,
+  apiClients,
+  logs,
+};
+
+/** Every resource type, in the order of requests-and-errors.md §1. */
+export const RESOURCES: readonly ResourceSpec[] = [
+  users,
+  groups,
+  collections,
+  containerRequests,
+  containers,
+  links,
+  workflows,
+  apiClientAuthorizations,
+  apiClients,
+  logs,
+];
+
+const byType = new Map(RESOURCES.map((r) => [r.type, r]));
+const byInfix = new Map(RESOURCES.map((r) => [r.infix, r]));
+const byKind = new Map<string, ResourceSpec>();
+for (const r of RESOURCES) {
+  byKind.set(r.kind, r);
+  byKind.set(`svc#${r.singular}`, r);
+}
+
+export const resourceByType = (type: string): ResourceSpec | undefined => byType.get(type);
+export const resourceByInfix = (infix: string): ResourceSpec | undefined => byInfix.get(infix);
+/** Accepts the camelCase kind (`svc#containerRequest`) and the snake_case one alike. */
+export const resourceByKind = (kind: string): ResourceSpec | undefined => byKind.get(kind);
+
+/** `ContainerRequest`: the discovery schema name of a resource. */
+export const schemaName = (r: ResourceSpec): string =>
+  r.singular
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+
+/** `containerRequest`: the camelCase singular, also accepted as a body wrapper. */
+export const camelSingular = (r: ResourceSpec): string => {
+  const name = schemaName(r);
+  return name.charAt(0).toLowerCase() + name.slice(1);
+};

@@ -1,0 +1,73 @@
+import { ENDPOINTS, type Endpoint } from './endpoints';
+
+export const API_PREFIX = '/svc/v1/';
+
+export type RouteMatch =
+  | { kind: 'endpoint'; endpoint: Endpoint; path: Record<string, string> }
+  | { kind: 'method-not-allowed' }
+  | { kind: 'not-found' };
+
+interface CompiledPath {
+  endpoint: Endpoint;
+  segments: readonly string[];
+  /** Literal segments rank before `{uuid}` (named segments are matched first). */
+  literals: number;
+}
+
+const COMPILED: readonly CompiledPath[] = ENDPOINTS.flatMap((endpoint) =>
+  [endpoint.path, ...(endpoint.altPaths ?? [])].map((path) => {
+    const segments = path.split('/');
+    return { endpoint, segments, literals: segments.filter((s) => !s.startsWith('{')).length };
+  }),
+).sort((a, b) => b.literals - a.literals);
+
+function matchSegments(pattern: readonly string[], actual: readonly string[]) {
+  if (pattern.length !== actual.length) return null;
+  const vars: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const want = pattern[i]!;
+    const got = actual[i]!;
+    if (want.startsWith('{')) {
+      if (got === '') return null;
+      vars[want.slice(1, -1)] = got;
+    } else if (want !== got) {
+      return null;
+    }
+  }
+  return vars;
+}
+
+function decodeSegment(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Finds the operation for a method and a path under `/svc/v1/` (requests-and-errors.md §2).
+ * One trailing `/` is ignored; HEAD is handled as GET.
+ */
+export function matchRoute(method: string, pathname: string): RouteMatch {
+  if (!pathname.startsWith(API_PREFIX)) return { kind: 'not-found' };
+  let rest = pathname.slice(API_PREFIX.length);
+  if (rest.endsWith('/')) rest = rest.slice(0, -1);
+  const segments = rest.split('/').map(decodeSegment);
+  if (segments.some((s) => s === null)) return { kind: 'not-found' };
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  let pathKnown = false;
+  let bestLiterals = -1;
+  for (const candidate of COMPILED) {
+    // Only the most literal matching paths count: `users/current` hides `users/{uuid}`.
+    if (bestLiterals >= 0 && candidate.literals < bestLiterals) break;
+    const vars = matchSegments(candidate.segments, segments as string[]);
+    if (vars === null) continue;
+    bestLiterals = candidate.literals;
+    if (candidate.endpoint.methods.includes(wanted as never)) {
+      return { kind: 'endpoint', endpoint: candidate.endpoint, path: vars };
+    }
+    pathKnown = true;
+  }
+  return pathKnown ? { kind: 'method-not-allowed' } : { kind: 'not-found' };
+}
