@@ -1,0 +1,5 @@
+export * from './schema';
+export * from './errors';
+export * from './validate';
+export * from './load';
+export * from './public-config';

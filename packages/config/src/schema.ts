@@ -1,0 +1,183 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/** Every key with its default and meaning (contract README, "Configuration"). */
+const bool = (d: boolean, description: string) => Type.Boolean({ default: d, description });
+const int = (d: number, description: string, minimum = 0) =>
+  Type.Integer({ default: d, minimum, description });
+const str = (d: string, description: string) => Type.String({ default: d, description });
+const section = <T extends Parameters<typeof Type.Object>[0]>(props: T, description: string) =>
+  Type.Object(props, { default: {}, additionalProperties: false, description });
+
+const TOKEN_PATTERN = '^(v2/[0-9a-z]{5}-[0-9a-z]{5}-[0-9a-z]{15}/)?[a-zA-Z0-9]{32,}$';
+
+export const RemoteClusterSchema = Type.Object(
+  {
+    Host: Type.String({ minLength: 1, description: 'host[:port] of the remote cluster' }),
+    Proxy: bool(true, 'Route requests for this cluster to it'),
+    Scheme: Type.Union([Type.Literal('http'), Type.Literal('https')], {
+      default: 'https',
+      description: 'http or https',
+    }),
+    Insecure: bool(false, 'Skip TLS verification'),
+    ActivateUsers: bool(false, "Mirror the remote's is_active for its users"),
+  },
+  { additionalProperties: false },
+);
+
+export const ClusterSchema = Type.Object(
+  {
+    ClusterID: Type.Optional(
+      Type.String({ pattern: '^[0-9a-z]{5}$', description: 'Must equal the Clusters key' }),
+    ),
+    ExternalURL: str('', 'Public base URL; "" derives it from each request'),
+    SystemRootToken: Type.String({
+      pattern: TOKEN_PATTERN,
+      description: 'Root token: at least 32 characters of [a-zA-Z0-9]',
+    }),
+    Database: Type.Object(
+      {
+        URL: Type.String({
+          minLength: 1,
+          description: 'postgres://… for PostgreSQL, pglite:<directory> or pglite:memory embedded',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    Core: section(
+      { Listen: str('127.0.0.1:0', 'host:port of the cluster core (0: any free port)') },
+      'The cluster core process',
+    ),
+    API: section(
+      {
+        MaxItemsPerResponse: int(1000, 'Largest list page', 1),
+        MaxRequestSize: int(134217728, 'Larger request bodies get 413', 1),
+        FreezeProjectRequiresDescription: bool(false, 'groups.md §7'),
+        FreezeProjectRequiresProperties: Type.Array(Type.String(), {
+          default: [],
+          description: 'Property keys that must be non-empty before freezing',
+        }),
+        UnfreezeProjectRequiresAdmin: bool(false, 'groups.md §7'),
+        AsyncPermissionsUpdateInterval: int(20, 'Seconds a deferred permission update may lag'),
+      },
+      'API limits and rules',
+    ),
+    Collections: section(
+      {
+        BlobSigningTTL: int(1209600, 'Trash-to-delete interval, seconds'),
+        DefaultReplication: int(2, 'Published in discovery'),
+      },
+      'Collections',
+    ),
+    Containers: section(
+      {
+        MaxRetryAttempts: int(3, 'Default container_count_max', 1),
+        MaxDispatchAttempts: int(10, 'Lock/unlock cycles before a container is cancelled', 1),
+      },
+      'Containers',
+    ),
+    Login: section(
+      {
+        OpenIDConnect: section(
+          {
+            Enable: bool(false, 'Log in through an OpenID Connect provider'),
+            Issuer: str('', 'Provider issuer URL'),
+            ClientID: str('', 'OAuth2 client id'),
+            ClientSecret: str('', 'OAuth2 client secret'),
+            EmailClaim: str('email', 'Claim holding the email'),
+            EmailVerifiedClaim: str('email_verified', 'Claim that must be true; "" disables'),
+            UsernameClaim: str('', 'Claim holding the preferred username'),
+            AuthenticationRequestParameters: Type.Record(Type.String(), Type.String(), {
+              default: {},
+              description: 'Extra query parameters on the provider redirect',
+            }),
+            AcceptAccessToken: bool(false, 'Accept identity-provider access tokens'),
+            AcceptAccessTokenScope: str('', 'Required scope in an access token'),
+          },
+          'OpenID Connect login',
+        ),
+        LDAP: section(
+          {
+            Enable: bool(false, 'Check passwords against an LDAP directory'),
+            URL: str('', 'ldap://host:port or ldaps://host:port'),
+            StartTLS: bool(true, 'Use StartTLS on ldap://'),
+            InsecureTLS: bool(false, 'Skip certificate verification'),
+            SearchBase: str('', 'Base DN of the user search'),
+            SearchAttribute: str('uid', 'Attribute compared with the username'),
+            SearchBindUser: str('', 'DN for the search bind; "" is anonymous'),
+            SearchBindPassword: str('', 'Password for the search bind'),
+            SearchFilters: str('', 'Extra LDAP filter ANDed into the search'),
+            EmailAttribute: str('mail', 'Attribute holding the email'),
+            UsernameAttribute: str('uid', 'Attribute holding the preferred username'),
+          },
+          'LDAP login',
+        ),
+        PAM: section(
+          {
+            Enable: bool(false, 'Check passwords with PAM'),
+            Service: str('svc', 'PAM service name'),
+            DefaultEmailDomain: str('', 'Domain added to usernames without @'),
+          },
+          'PAM login',
+        ),
+        Test: section(
+          {
+            Enable: bool(false, 'Development login provider'),
+            Users: Type.Record(
+              Type.String(),
+              Type.Object(
+                { Email: Type.String(), Password: Type.String() },
+                { additionalProperties: false },
+              ),
+              { default: {}, description: 'username → {Email, Password}' },
+            ),
+          },
+          'Test login provider',
+        ),
+        TrustedClients: Type.Array(Type.String(), {
+          default: [],
+          description: 'Allowed return_to origins; https://*.example.com matches subdomains',
+        }),
+        TokenLifetime: int(0, 'Lifetime of login tokens in seconds; 0: no expiry'),
+        RemoteTokenRefresh: int(300, 'Seconds a validated remote token is trusted'),
+      },
+      'Login providers',
+    ),
+    Users: section(
+      {
+        NewUsersAreActive: bool(false, 'is_active of users created at login'),
+        AnonymousUserToken: Type.String({
+          default: '',
+          pattern: `^$|${TOKEN_PATTERN}`,
+          description: 'Anonymous token; "" disables it',
+        }),
+      },
+      'Users',
+    ),
+    RemoteClusters: Type.Record(Type.String(), RemoteClusterSchema, {
+      default: {},
+      description: 'Remote clusters by id',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ConfigSchema = Type.Object(
+  {
+    Gateway: section(
+      {
+        Listen: str('127.0.0.1:8000', 'host:port of the public gateway'),
+        HomeCluster: str('', 'The cluster the gateway serves; "" means the only one'),
+      },
+      'The public gateway',
+    ),
+    Clusters: Type.Record(Type.String(), ClusterSchema, { description: 'Clusters by id' }),
+  },
+  { additionalProperties: false },
+);
+
+export type RemoteClusterConfig = Static<typeof RemoteClusterSchema>;
+export type ClusterConfig = Static<typeof ClusterSchema> & { ClusterID: string };
+export type Config = Omit<Static<typeof ConfigSchema>, 'Clusters'> & {
+  Clusters: Record<string, ClusterConfig>;
+};
+export type { TSchema };

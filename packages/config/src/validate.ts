@@ -1,0 +1,107 @@
+import Ajv, { type ErrorObject } from 'ajv';
+import { bareSecret, CLUSTER_ID_RE } from '@svc/ids';
+import { ConfigError } from './errors';
+import { ConfigSchema, type ClusterConfig, type Config } from './schema';
+
+const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: false });
+const validateSchema = ajv.compile(ConfigSchema);
+
+const keyPath = (instancePath: string): string =>
+  instancePath.slice(1).split('/').map(decodeURIComponent).join('.');
+
+function toConfigError(e: ErrorObject): ConfigError {
+  const base = keyPath(e.instancePath);
+  const join = (k: string) => (base ? `${base}.${k}` : k);
+  if (e.keyword === 'additionalProperties') {
+    return new ConfigError(join(String(e.params['additionalProperty'])), 'unknown key');
+  }
+  if (e.keyword === 'required') {
+    return new ConfigError(join(String(e.params['missingProperty'])), 'is required');
+  }
+  if (e.keyword === 'pattern' && base.endsWith('Token')) {
+    return new ConfigError(base, 'must be at least 32 characters of [a-zA-Z0-9]');
+  }
+  return new ConfigError(base || '(top level)', e.message ?? 'is invalid');
+}
+
+const LOGIN_PROVIDERS = ['OpenIDConnect', 'LDAP', 'PAM', 'Test'] as const;
+
+function parseListen(key: string, value: string): void {
+  const m = /^(.+):(\d{1,5})$/.exec(value);
+  if (!m || Number(m[2]) > 65535) throw new ConfigError(key, `must be host:port, got "${value}"`);
+}
+
+function checkUrl(key: string, value: string, schemes: readonly string[]): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(key, `is not a URL: "${value}"`);
+  }
+  if (!schemes.includes(url.protocol.slice(0, -1))) {
+    throw new ConfigError(key, `must use one of ${schemes.join(', ')}`);
+  }
+}
+
+function checkCluster(id: string, c: ClusterConfig): void {
+  const at = (k: string) => `Clusters.${id}.${k}`;
+  if (!CLUSTER_ID_RE.test(id)) throw new ConfigError(`Clusters.${id}`, 'cluster id must match ^[0-9a-z]{5}$');
+  if (c.ClusterID !== undefined && c.ClusterID !== id) {
+    throw new ConfigError(at('ClusterID'), `must equal the Clusters key "${id}"`);
+  }
+  c.ClusterID = id;
+  c.SystemRootToken = bareSecret(c.SystemRootToken);
+  c.Users.AnonymousUserToken = bareSecret(c.Users.AnonymousUserToken);
+  if (c.ExternalURL !== '') checkUrl(at('ExternalURL'), c.ExternalURL, ['http', 'https']);
+  if (!/^(postgres|postgresql):\/\/|^pglite:.+/.test(c.Database.URL)) {
+    throw new ConfigError(at('Database.URL'), 'must be postgres://…, postgresql://…, or pglite:<directory>');
+  }
+  parseListen(at('Core.Listen'), c.Core.Listen);
+  const enabled = LOGIN_PROVIDERS.filter((p) => c.Login[p].Enable);
+  if (enabled.length !== 1) {
+    throw new ConfigError(
+      at('Login'),
+      `exactly one of ${LOGIN_PROVIDERS.map((p) => `${p}.Enable`).join(', ')} must be true (${enabled.length} are)`,
+    );
+  }
+  for (const [rid] of Object.entries(c.RemoteClusters)) {
+    if (!CLUSTER_ID_RE.test(rid)) throw new ConfigError(at(`RemoteClusters.${rid}`), 'cluster id must match ^[0-9a-z]{5}$');
+    if (rid === id) throw new ConfigError(at(`RemoteClusters.${rid}`), 'must not equal ClusterID');
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Validates a configuration object, fills in every default, and returns it frozen.
+ * Throws a ConfigError naming the first bad key.
+ */
+export function validateConfig(input: unknown): Readonly<Config> {
+  const config = structuredClone(input ?? {}) as Config;
+  if (!validateSchema(config)) throw toConfigError(validateSchema.errors![0]!);
+  const ids = Object.keys(config.Clusters);
+  if (ids.length === 0) throw new ConfigError('Clusters', 'at least one cluster is required');
+  for (const id of ids) checkCluster(id, config.Clusters[id]!);
+  if (config.Gateway.HomeCluster === '') {
+    if (ids.length > 1) {
+      throw new ConfigError('Gateway.HomeCluster', 'is required when there are several clusters');
+    }
+    config.Gateway.HomeCluster = ids[0]!;
+  } else if (!ids.includes(config.Gateway.HomeCluster)) {
+    throw new ConfigError('Gateway.HomeCluster', `"${config.Gateway.HomeCluster}" is not in Clusters`);
+  }
+  parseListen('Gateway.Listen', config.Gateway.Listen);
+  return deepFreeze(config);
+}
+
+/** host and port of a `host:port` listen address. */
+export function splitListen(listen: string): { host: string; port: number } {
+  const i = listen.lastIndexOf(':');
+  return { host: listen.slice(0, i), port: Number(listen.slice(i + 1)) };
+}
