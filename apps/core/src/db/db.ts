@@ -1,0 +1,28 @@
+import type { Query } from '@svc/list-engine';
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+/** A statement: text with `$n` placeholders and its values; `name` prepares it once per session. */
+export interface Statement extends Query {
+  name?: string;
+}
+
+/**
+ * The one database interface the core uses, over node-postgres or embedded PGlite.
+ * Inside `transaction`, use only the `tx` handed to the callback.
+ */
+export interface Db {
+  readonly kind: 'postgres' | 'pglite';
+  query<T = Record<string, unknown>>(statement: Statement): Promise<QueryResult<T>>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(script: string): Promise<void>;
+  /** Commits when `fn` resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export const statement = (text: string, values: unknown[] = [], name?: string): Statement =>
+  name ? { text, values, name } : { text, values };

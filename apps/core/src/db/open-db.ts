@@ -1,0 +1,31 @@
+import type { Db } from './db';
+import { openPglite } from './pglite-db';
+import { openPostgres } from './pg-db';
+
+export interface OpenedDb {
+  db: Db;
+  /** A Prisma driver adapter over the same connections. */
+  prismaAdapter: () => Promise<unknown>;
+}
+
+/** `postgres://…` opens a pool; `pglite:<dir>` or `pglite:memory` an embedded database. */
+export async function openDatabase(url: string): Promise<OpenedDb> {
+  if (url.startsWith('pglite:')) {
+    const { db, pglite } = await openPglite(url.slice('pglite:'.length));
+    return {
+      db,
+      prismaAdapter: async () => {
+        const { PrismaPGlite } = await import('pglite-prisma-adapter');
+        return new PrismaPGlite(pglite);
+      },
+    };
+  }
+  const { db, pool } = openPostgres(url);
+  return {
+    db,
+    prismaAdapter: async () => {
+      const { PrismaPg } = await import('@prisma/adapter-pg');
+      return new PrismaPg(pool);
+    },
+  };
+}

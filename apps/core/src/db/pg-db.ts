@@ -1,0 +1,52 @@
+import pg from 'pg';
+import type { Db, QueryResult, Statement } from './db';
+import { OID, parseInt8, parseTimestamptz } from './value-parsers';
+
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === OID.timestamptz || oid === OID.timestamp) return parseTimestamptz;
+    if (oid === OID.int8) return parseInt8;
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+function wrap(q: Queryable, kind: 'root' | 'tx', pool: pg.Pool): Db {
+  const db: Db = {
+    kind: 'postgres',
+    async query<T>(s: Statement): Promise<QueryResult<T>> {
+      const result = await q.query({ text: s.text, values: s.values, name: s.name, types });
+      return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
+    },
+    async exec(script: string) {
+      await q.query(script);
+    },
+    async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+      if (kind === 'tx') return fn(db);
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const out = await fn(wrap(client, 'tx', pool));
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      if (kind === 'root') await pool.end();
+    },
+  };
+  return db;
+}
+
+/** A pool of sessions on PostgreSQL, every session in UTC. */
+export function openPostgres(url: string, max = 10): { db: Db; pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString: url, max, options: '-c TimeZone=UTC' });
+  pool.on('error', () => undefined); // idle-session errors surface on the next query instead
+  return { db: wrap(pool, 'root', pool), pool };
+}

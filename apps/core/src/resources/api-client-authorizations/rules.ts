@@ -1,0 +1,65 @@
+import { apiClientAuthorizations } from '@svc/contract';
+import { ForbiddenError, UnprocessableError } from '@svc/errors';
+import { newSecret, secretDigest } from '@svc/ids';
+import { raw, sql } from '@svc/list-engine';
+import { builtInUuids } from '../../bootstrap/built-ins';
+import type { Call, Reply } from '../../call';
+import { crudHandlers } from '../common/crud';
+import type { Row } from '../common/row';
+import type { ResourceRules } from '../common/rules';
+
+const CREATED_SECRET = 'createdTokenSecret';
+
+const isRootToken = (call: Call): boolean =>
+  call.caller.identity.tokenUuid === builtInUuids(call.cluster.ClusterID).rootToken;
+
+/** The root token's record, reported rather than stored with a digest (auth.md §4). */
+function rootTokenRecord(call: Call): Record<string, unknown> {
+  const b = builtInUuids(call.cluster.ClusterID);
+  return {
+    kind: apiClientAuthorizations.kind,
+    uuid: b.rootToken,
+    owner_uuid: b.systemUser,
+    api_token: call.caller.identity.echoToken ?? null,
+    api_client_uuid: b.internalApiClient,
+    scopes: ['all'],
+    expires_at: null,
+  };
+}
+
+async function current(call: Call): Promise<Reply> {
+  if (isRootToken(call)) return { body: rootTokenRecord(call) };
+  const reply = await crudHandlers(apiClientAuthorizationRules).get!({
+    ...call,
+    params: { uuid: call.caller.identity.tokenUuid ?? '' },
+  });
+  return { body: { ...(reply.body as object), api_token: call.caller.identity.echoToken ?? null } };
+}
+
+export const apiClientAuthorizationRules: ResourceRules = {
+  resource: apiClientAuthorizations,
+  internalColumns: ['secret_digest'],
+  /** The caller's own tokens; the root token sees all (auth.md §6). */
+  readScope: (call) => (isRootToken(call) ? [] : [sql`${raw('"owner_uuid"')} = ${call.caller.uuid}`]),
+  async prepareCreate(ctx, row) {
+    if ('api_token' in ctx.input) throw new UnprocessableError('api_token assignment not permitted');
+    const owner = ctx.input['owner_uuid'];
+    if (owner !== undefined && owner !== ctx.call.caller.uuid && !ctx.call.caller.isAdmin) {
+      throw new ForbiddenError('Forbidden: only admins may create tokens for other users');
+    }
+    const secret = newSecret();
+    ctx.call.locals[CREATED_SECRET] = { uuid: row['uuid'], secret };
+    row['secret_digest'] = secretDigest(secret);
+    row['api_client_uuid'] = ctx.call.caller.identity.apiClientUuid;
+  },
+  async prepareUpdate(ctx) {
+    if ('api_token' in ctx.input) throw new UnprocessableError('api_token assignment not permitted');
+  },
+  /** The secret is shown once, in the answer to the create that made it. */
+  computeAttribute(call, name, row: Row) {
+    if (name !== 'api_token') return undefined;
+    const made = call.locals[CREATED_SECRET] as { uuid: string; secret: string } | undefined;
+    return made && made.uuid === row['uuid'] ? made.secret : null;
+  },
+  extraHandlers: { current },
+};

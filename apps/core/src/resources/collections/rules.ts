@@ -1,0 +1,73 @@
+import { collections } from '@svc/contract';
+import { ForbiddenError, NotFoundError } from '@svc/errors';
+import { join, rowColumns, sql, tableOf, toQuery } from '@svc/list-engine';
+import type { Call, Reply } from '../../call';
+import { crudHandlers, failIfAny } from '../common/crud';
+import type { Row } from '../common/row';
+import type { ResourceRules, WriteContext } from '../common/rules';
+import { applyTrashInput, notTrashedScope, trashRow } from '../common/trash';
+import { applyManifest, isPortableDataHash } from './manifest-fields';
+
+/** Set by the storage system: admins only, anyone else may only clear them. */
+const ADMIN_FIELDS = [
+  'replication_confirmed',
+  'replication_confirmed_at',
+  'storage_classes_confirmed',
+  'storage_classes_confirmed_at',
+];
+
+function applyAdminFields(call: Call, input: Readonly<Record<string, unknown>>, row: Row): void {
+  for (const name of ADMIN_FIELDS) {
+    if (!(name in input)) continue;
+    const value = input[name];
+    const clearing = value === null || (Array.isArray(value) && value.length === 0);
+    if (!call.caller.isAdmin && !clearing) throw new ForbiddenError();
+    row[name] = value;
+  }
+}
+
+function applyCollectionInput(ctx: WriteContext, current: Row | null, row: Row): void {
+  applyAdminFields(ctx.call, ctx.input, row);
+  if (current === null || 'manifest_text' in ctx.input || 'portable_data_hash' in ctx.input) {
+    applyManifest(ctx.input, row);
+  }
+  applyTrashInput(ctx, current, row);
+  const classes = row['storage_classes_desired'];
+  failIfAny(
+    Array.isArray(classes) && classes.length === 0 ? ['storage_classes_desired must not be empty'] : [],
+  );
+}
+
+/** `GET /collections/<pdh>`: the manifest of some readable, not hidden collection with that hash. */
+async function getByPortableDataHash(call: Call, rules: ResourceRules, pdh: string): Promise<Reply> {
+  const scope = (rules.readScope?.(call, 'read') ?? []).map((c) => sql`(${c})`);
+  const conditions = join([sql`"portable_data_hash" = ${pdh}`, ...scope], ' AND ');
+  const { rows } = await call.db.query<Row>(
+    toQuery(sql`SELECT "manifest_text" FROM ${tableOf(collections)} WHERE ${conditions} LIMIT 1`),
+  );
+  if (!rows[0]) throw new NotFoundError();
+  return {
+    body: { kind: collections.kind, portable_data_hash: pdh, manifest_text: rows[0]['manifest_text'] },
+  };
+}
+
+export const collectionRules: ResourceRules = {
+  resource: collections,
+  readScope: notTrashedScope,
+  async prepareCreate(ctx, row) {
+    applyCollectionInput(ctx, null, row);
+  },
+  async prepareUpdate(ctx, current, next) {
+    applyCollectionInput(ctx, current, next);
+  },
+  remove: (call, row, tx, now) =>
+    trashRow(call, collections, row, tx, now, rowColumns(collections, null, false)),
+  extraHandlers: {
+    get: (call) => {
+      const id = String(call.params['uuid'] ?? '');
+      return isPortableDataHash(id)
+        ? getByPortableDataHash(call, collectionRules, id)
+        : crudHandlers(collectionRules).get!(call);
+    },
+  },
+};

@@ -1,0 +1,195 @@
+import { convertParam, msg, type ResourceSpec } from '@svc/contract';
+import { ForbiddenError, NotFoundError, UnprocessableError } from '@svc/errors';
+import { compileList, parseListParams, parseSelect, rowColumns, type Sql } from '@svc/list-engine';
+import { makeUuid } from '@svc/ids';
+import type { Call, Handler, Reply } from '../../call';
+import type { Db } from '../../db/db';
+import { checkedInput, extractAttributes } from './input';
+import { renderObject } from './render';
+import { nowCanonical, type Row } from './row';
+import type { ResourceRules, WriteContext } from './rules';
+import { enforceUniqueName } from './unique-name';
+import { deleteLinksOf } from './links-of';
+import {
+  deleteStatement,
+  insertStatement,
+  selectByUuid,
+  storedColumns,
+  updateStatement,
+} from './write-sql';
+import { isBuiltIn } from '../../bootstrap/built-ins';
+
+const selectParam = (call: Call, r: ResourceSpec): string[] | null =>
+  parseSelect(r, convertParam('select', 'array', call.params['select']) as unknown[] | undefined);
+
+const boolParam = (call: Call, name: string): boolean =>
+  (convertParam(name, 'boolean', call.params[name]) as boolean | undefined) ?? false;
+
+const uuidParam = (call: Call): string => String(call.params['uuid'] ?? '');
+
+function render(call: Call, rules: ResourceRules, row: Row, select: string[] | null, forList = false) {
+  const compute = rules.computeAttribute;
+  return renderObject(rules.resource, row, select, forList, compute && ((n, rw) => compute(call, n, rw)));
+}
+
+const scopeOf = (call: Call, rules: ResourceRules, purpose: 'read' | 'remove' = 'read'): Sql[] =>
+  rules.readScope?.(call, purpose) ?? [];
+
+/** The row a uuid names, if the caller may see it; 404 otherwise (never 403). */
+export async function findVisible(
+  call: Call,
+  rules: ResourceRules,
+  db: Db,
+  uuid: string,
+  lock: boolean,
+  purpose: 'read' | 'remove' = 'read',
+): Promise<Row> {
+  const r = rules.resource;
+  const { rows } = await db.query<Row>(
+    selectByUuid(r, rowColumns(r, null, false), uuid, scopeOf(call, rules, purpose), lock),
+  );
+  if (!rows[0]) throw new NotFoundError();
+  return rows[0];
+}
+
+function requireActive(call: Call): void {
+  if (!call.caller.isActive) throw new ForbiddenError(msg.userNotActive());
+}
+
+/** A new row: schema defaults, then the client's `rw` attributes, then the common fields. */
+function draftRow(call: Call, r: ResourceSpec, input: Record<string, unknown>, now: string): Row {
+  const row: Row = {};
+  for (const name of storedColumns(r)) {
+    const spec = r.attributes[name]!;
+    if (spec.default !== undefined) row[name] = structuredClone(spec.default);
+  }
+  for (const [name, value] of Object.entries(input)) {
+    if ((r.attributes[name]?.input ?? 'rw') === 'rw' && storedColumns(r).includes(name)) row[name] = value;
+  }
+  row['uuid'] = typeof input['uuid'] === 'string' ? input['uuid'] : makeUuid(call.cluster.ClusterID, r.infix);
+  row['owner_uuid'] ??= call.caller.uuid;
+  row['created_at'] = now;
+  row['modified_at'] = now;
+  row['modified_by_user_uuid'] = call.caller.uuid;
+  return row;
+}
+
+async function create(call: Call, rules: ResourceRules): Promise<Reply> {
+  const r = rules.resource;
+  const select = selectParam(call, r);
+  const ensureUnique = boolParam(call, 'ensure_unique_name');
+  const attrs = extractAttributes(call, r);
+  const row = await call.db.transaction(async (tx) => {
+    requireActive(call);
+    await rules.authorizeCreate?.(call, attrs, tx);
+    const input = checkedInput(call, r, attrs, 'create');
+    const now = nowCanonical();
+    const ctx: WriteContext = { call, tx, now, input };
+    const draft = draftRow(call, r, input, now);
+    await rules.prepareCreate?.(ctx, draft);
+    if (r.uniqueNamePerOwner) await enforceUniqueName(tx, r, draft, now, ensureUnique);
+    const { rows } = await tx.query<Row>(
+      insertStatement(r, draft, rowColumns(r, null, false), rules.internalColumns),
+    );
+    await rules.afterWrite?.(ctx, rows[0]!, null);
+    return rows[0]!;
+  });
+  return { body: render(call, rules, row, select) };
+}
+
+const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+async function update(call: Call, rules: ResourceRules): Promise<Reply> {
+  const r = rules.resource;
+  const select = selectParam(call, r);
+  const attrs = extractAttributes(call, r);
+  const row = await call.db.transaction(async (tx) => {
+    const current = await findVisible(call, rules, tx, uuidParam(call), true);
+    requireActive(call);
+    await rules.authorizeWrite?.(call, current, tx, 'update');
+    const input = checkedInput(call, r, attrs, 'update', String(current['uuid']));
+    const now = nowCanonical();
+    const ctx: WriteContext = { call, tx, now, input };
+    const next: Row = { ...current };
+    for (const [name, value] of Object.entries(input)) {
+      if ((r.attributes[name]?.input ?? 'rw') === 'rw') next[name] = value;
+    }
+    await rules.prepareUpdate?.(ctx, current, next);
+    const changes: Row = {};
+    for (const name of storedColumns(r)) {
+      if (name in next && !sameValue(next[name], current[name])) changes[name] = next[name];
+    }
+    if (Object.keys(changes).length === 0) return current;
+    if (r.uniqueNamePerOwner && ('name' in changes || 'owner_uuid' in changes || 'trash_at' in changes)) {
+      await enforceUniqueName(tx, r, next, now, false);
+    }
+    changes['modified_at'] = now;
+    changes['modified_by_user_uuid'] = call.caller.uuid;
+    const { rows } = await tx.query<Row>(
+      updateStatement(r, String(current['uuid']), changes, rowColumns(r, null, false)),
+    );
+    await rules.afterWrite?.(ctx, rows[0]!, current);
+    return rows[0]!;
+  });
+  return { body: render(call, rules, row, select) };
+}
+
+async function remove(call: Call, rules: ResourceRules): Promise<Reply> {
+  const r = rules.resource;
+  const select = selectParam(call, r);
+  const row = await call.db.transaction(async (tx) => {
+    const current = await findVisible(call, rules, tx, uuidParam(call), true, 'remove');
+    requireActive(call);
+    await rules.authorizeWrite?.(call, current, tx, 'delete');
+    if (isBuiltIn(call.cluster.ClusterID, String(current['uuid']))) throw new ForbiddenError();
+    if (rules.remove) return rules.remove(call, current, tx, nowCanonical());
+    await tx.query(deleteStatement(r, String(current['uuid'])));
+    await deleteLinksOf(tx, String(current['uuid']));
+    await rules.afterRemove?.(call, current, tx);
+    return current;
+  });
+  return { body: render(call, rules, row, select) };
+}
+
+async function get(call: Call, rules: ResourceRules): Promise<Reply> {
+  const select = selectParam(call, rules.resource);
+  const row = await findVisible(call, rules, call.db, uuidParam(call), false);
+  return { body: render(call, rules, row, select) };
+}
+
+async function list(call: Call, rules: ResourceRules): Promise<Reply> {
+  const r = rules.resource;
+  const plan = parseListParams(r, call.params, {
+    maxItemsPerResponse: call.cluster.API.MaxItemsPerResponse,
+  });
+  const compiled = compileList(plan, scopeOf(call, rules));
+  const [items, count] = await Promise.all([
+    call.db.query<Row>(compiled.items),
+    compiled.count ? call.db.query<{ n: number | bigint }>(compiled.count) : null,
+  ]);
+  return {
+    body: {
+      kind: `${r.kind}List`,
+      offset: plan.offset,
+      limit: plan.limit,
+      items: items.rows.map((row) => render(call, rules, row, plan.select, true)),
+      ...(count ? { items_available: Number(count.rows[0]?.n ?? 0) } : {}),
+    },
+  };
+}
+
+/** The five common methods of a resource, with its rules composed in. */
+export function crudHandlers(rules: ResourceRules): Record<string, Handler> {
+  return {
+    create: (call) => create(call, rules),
+    get: (call) => get(call, rules),
+    update: (call) => update(call, rules),
+    delete: (call) => remove(call, rules),
+    list: (call) => list(call, rules),
+  };
+}
+
+/** A 422 listing resource-rule failures, if there are any. */
+export function failIfAny(problems: readonly string[]): void {
+  if (problems.length > 0) throw new UnprocessableError(problems);
+}

@@ -1,0 +1,47 @@
+import type { ResourceSpec } from '@svc/contract';
+import type { Sql } from '@svc/list-engine';
+import type { Call, Handler } from '../../call';
+import type { Db } from '../../db/db';
+import type { Row } from './row';
+
+/** What a write hands the resource's own rules. */
+export interface WriteContext {
+  call: Call;
+  tx: Db;
+  /** The single "now" of this save (groups.md §6). */
+  now: string;
+  /** Client attributes after type checks, `hook` ones included, `ignored` ones dropped. */
+  input: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A resource's own rules, composed onto the generic create/get/update/delete/list.
+ * Every hook is optional; a resource folder provides only what differs.
+ */
+export interface ResourceRules {
+  readonly resource: ResourceSpec;
+  /** Columns of the table that are not attributes (never rendered), written from the row. */
+  readonly internalColumns?: readonly string[];
+  /**
+   * Extra read conditions (visibility), ANDed into every get, list and write lookup.
+   * `remove` lookups find objects that are trashed themselves (groups.md §6).
+   */
+  readScope?(call: Call, purpose: 'read' | 'remove'): Sql[];
+  /** May the caller create/update/delete at all? Throws 403. Runs before validation. */
+  authorizeCreate?(call: Call, input: Readonly<Record<string, unknown>>, tx: Db): Promise<void>;
+  authorizeWrite?(call: Call, row: Row, tx: Db, op: 'update' | 'delete'): Promise<void>;
+  /** Completes a new row: computed values, resource validation (throws 422). */
+  prepareCreate?(ctx: WriteContext, row: Row): Promise<void>;
+  /** Completes the next version of a row; `current` is the stored one. */
+  prepareUpdate?(ctx: WriteContext, current: Row, next: Row): Promise<void>;
+  /** Runs in the same transaction after the row is written (links, permission table). */
+  afterWrite?(ctx: WriteContext, row: Row, previous: Row | null): Promise<void>;
+  /** Replaces removal (groups and collections are trashed); returns the row to render. */
+  remove?(call: Call, row: Row, tx: Db, now: string): Promise<Row>;
+  /** Runs in the same transaction after a row is removed. */
+  afterRemove?(call: Call, row: Row, tx: Db): Promise<void>;
+  /** Values of attributes that are neither stored nor computed in SQL. */
+  computeAttribute?(call: Call, name: string, row: Row): unknown;
+  /** Operations beyond the common ones, by endpoint name (`current`, `system`, …). */
+  extraHandlers?: Readonly<Record<string, Handler>>;
+}

@@ -1,0 +1,53 @@
+import { msg, type ResourceSpec } from '@svc/contract';
+import { UnprocessableError } from '@svc/errors';
+import { raw, sql, tableOf, toQuery } from '@svc/list-engine';
+import type { Db } from '../../db/db';
+import { timeKey, type Row } from './row';
+
+const MAX_NAME = 255;
+
+async function nameTaken(tx: Db, r: ResourceSpec, owner: string, name: string, uuid: string) {
+  // One writer at a time per (table, owner, name): the check and the write are then atomic.
+  await tx.query(
+    toQuery(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${r.type}/${owner}/${name}`}, 0))`),
+  );
+  const { rows } = await tx.query(
+    toQuery(
+      sql`SELECT 1 FROM ${tableOf(r)} WHERE "owner_uuid" = ${owner} AND "name" = ${name}
+          AND "uuid" <> ${uuid} AND ("trash_at" IS NULL OR "trash_at" > ${raw('statement_timestamp()')})
+          LIMIT 1`,
+    ),
+  );
+  return rows.length > 0;
+}
+
+const isTrashed = (row: Row, now: string): boolean =>
+  typeof row['trash_at'] === 'string' && timeKey(row['trash_at']) <= timeKey(now);
+
+/** `A Project` → `A Project (0123456789abcde)`: the first 237 characters and the uuid's tail. */
+export const uniqueVariant = (name: string, uuid: string): string =>
+  `${name.slice(0, 237)} (${uuid.slice(-15)})`;
+
+/**
+ * Unique names per owner among non-trashed objects (requests-and-errors.md §12). With
+ * `ensureUnique`, a clash renames the object once; a second clash is the usual 422.
+ */
+export async function enforceUniqueName(
+  tx: Db,
+  r: ResourceSpec,
+  row: Row,
+  now: string,
+  ensureUnique: boolean,
+): Promise<void> {
+  const name = row['name'];
+  if (typeof name !== 'string' || isTrashed(row, now)) return;
+  const owner = String(row['owner_uuid']);
+  const uuid = String(row['uuid']);
+  if (!(await nameTaken(tx, r, owner, name, uuid))) return;
+  const clash = () => new UnprocessableError(msg.duplicateName(r.singular, name, owner));
+  if (!ensureUnique) throw clash();
+  row['name'] = uniqueVariant(name, uuid);
+  if (String(row['name']).length > MAX_NAME || (await nameTaken(tx, r, owner, String(row['name']), uuid))) {
+    throw clash();
+  }
+}

@@ -1,0 +1,6 @@
+import { links } from '@svc/contract';
+import type { ResourceRules } from '../common/rules';
+
+export const linkRules: ResourceRules = {
+  resource: links,
+};

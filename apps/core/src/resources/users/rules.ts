@@ -1,0 +1,85 @@
+import { users } from '@svc/contract';
+import { ForbiddenError } from '@svc/errors';
+import { builtInUuids } from '../../bootstrap/built-ins';
+import type { Call, Reply } from '../../call';
+import { statement } from '../../db/db';
+import { requireAdmin, adminOnlyCreate } from '../common/authorize';
+import { crudHandlers, failIfAny } from '../common/crud';
+import { adminPermissionFlag } from '../common/permission-flags';
+import type { Row } from '../common/row';
+import type { ResourceRules, WriteContext } from '../common/rules';
+
+const USERNAME_RE = /^[A-Za-z][A-Za-z0-9]*$/;
+const ADMIN_ONLY_FIELDS = ['email', 'username', 'identity_url'] as const;
+
+async function usernameProblems(ctx: WriteContext, row: Row): Promise<string[]> {
+  const username = row['username'];
+  if (username === null || username === undefined) return [];
+  if (typeof username !== 'string' || !USERNAME_RE.test(username)) {
+    return [`username '${String(username)}' is invalid`];
+  }
+  const { rows } = await ctx.tx.query(
+    statement('SELECT 1 FROM users WHERE username = $1 AND uuid <> $2', [username, row['uuid']]),
+  );
+  return rows.length > 0
+    ? [
+        `duplicate key value violates unique constraint: user named '${username}' already exists in '${String(row['owner_uuid'])}'`,
+      ]
+    : [];
+}
+
+function flagProblems(ctx: WriteContext, row: Row): string[] {
+  const problems: string[] = [];
+  if (row['is_admin'] === true && row['is_active'] === false) problems.push('Admin users cannot be inactive');
+  if (row['uuid'] === builtInUuids(ctx.call.cluster.ClusterID).systemUser && row['is_admin'] !== true) {
+    problems.push('cannot remove admin from the system user');
+  }
+  return problems;
+}
+
+/** Non-admins: their own names and prefs only; is_active/is_admin changes are ignored. */
+function restrictSelfUpdate(ctx: WriteContext, current: Row, next: Row): void {
+  if (ctx.call.caller.isAdmin) return;
+  for (const field of ADMIN_ONLY_FIELDS) {
+    if (field in ctx.input && ctx.input[field] !== current[field]) {
+      throw new ForbiddenError(`Forbidden: only admins may change ${field}`);
+    }
+  }
+  if ('owner_uuid' in ctx.input && ctx.input['owner_uuid'] !== current['owner_uuid']) {
+    throw new ForbiddenError();
+  }
+  next['is_active'] = current['is_active'];
+  next['is_admin'] = current['is_admin'];
+}
+
+function computeUserAttribute(call: Call, name: string, row: Row): unknown {
+  if (name === 'is_invited') return row['is_active'] === true || call.cluster.Users.NewUsersAreActive;
+  return adminPermissionFlag(call, name, row);
+}
+
+async function renderUser(call: Call, uuid: string): Promise<Reply> {
+  return crudHandlers(userRules).get!({ ...call, params: { uuid } });
+}
+
+export const userRules: ResourceRules = {
+  resource: users,
+  authorizeCreate: adminOnlyCreate,
+  async authorizeWrite(call, row, _tx, op) {
+    if (op === 'delete' || row['uuid'] !== call.caller.uuid) requireAdmin(call);
+  },
+  async prepareCreate(ctx, row) {
+    row['owner_uuid'] = builtInUuids(ctx.call.cluster.ClusterID).systemUser;
+    failIfAny([...(await usernameProblems(ctx, row)), ...flagProblems(ctx, row)]);
+  },
+  async prepareUpdate(ctx, current, next) {
+    restrictSelfUpdate(ctx, current, next);
+    next['owner_uuid'] = current['owner_uuid'];
+    failIfAny([...(await usernameProblems(ctx, next)), ...flagProblems(ctx, next)]);
+  },
+  computeAttribute: computeUserAttribute,
+  extraHandlers: {
+    current: (call) => renderUser(call, call.caller.uuid),
+    system: (call) => renderUser(call, builtInUuids(call.cluster.ClusterID).systemUser),
+  },
+};
+

@@ -1,0 +1,2 @@
+export * from './read-body';
+export * from './json';

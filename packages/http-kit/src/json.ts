@@ -1,0 +1,25 @@
+import type { ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+
+const marker = `\u0000big${randomBytes(6).toString('hex')}:`;
+const markerRe = new RegExp(`"\\\\u0000big${marker.slice(4, -1)}:(-?\\d+)"`, 'g');
+
+/**
+ * JSON with exact 64-bit integers: BigInt values are written as their decimal digits, never
+ * through a double (containers.md §7).
+ */
+export function toJson(body: unknown): string {
+  const text = JSON.stringify(body, (_k, v: unknown) =>
+    typeof v === 'bigint' ? `${marker}${v.toString()}` : v,
+  );
+  return text.includes('\\u0000big') ? text.replace(markerRe, '$1') : text;
+}
+
+/** Sends a JSON answer (no body for HEAD, as for every GET handled as HEAD). */
+export function sendJson(res: ServerResponse, status: number, body: unknown, head = false): void {
+  const text = toJson(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(head ? undefined : text);
+}
