@@ -1,0 +1,27 @@
+import express, { type Express } from 'express';
+import { EndpointNotFoundError } from '@svc/errors';
+import { discovery } from './discovery';
+import type { GatewayDeps } from './gateway-deps';
+import { cors } from './http/cors';
+import { errorMiddleware } from './http/error-middleware';
+import { requestId } from './http/request-id';
+import { apiCall } from './routing/api-call';
+import { proxyToCore } from './routing/proxy';
+
+/** The gateway's middleware, in order. */
+export function buildGatewayApp(deps: GatewayDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestId);
+  app.use(cors);
+  app.all('/discovery/v1/apis/:api/:version/rest', discovery(deps));
+  app.use(apiCall(deps));
+  app.use(proxyToCore(deps));
+  app.use(() => {
+    throw new EndpointNotFoundError();
+  });
+  app.use(errorMiddleware(deps.log));
+  return app;
+}

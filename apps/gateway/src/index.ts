@@ -1,0 +1,2 @@
+export { buildGatewayApp } from './app';
+export { startGateway, gatewayLogger, type RunningGateway } from './start-gateway';

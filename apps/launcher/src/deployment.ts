@@ -1,0 +1,39 @@
+import type { Logger } from 'pino';
+import type { Config } from '@svc/config';
+import { startCore, type RunningCore } from '@svc/core';
+import { startGateway, type RunningGateway } from '@svc/gateway';
+
+export interface RunningDeployment {
+  gateway: RunningGateway;
+  cores: RunningCore[];
+  close(): Promise<void>;
+}
+
+/** Every core of the configuration, then the gateway in front of them, in this process. */
+export async function startDeployment(
+  config: Readonly<Config>,
+  logs: { core: Logger; gateway: Logger },
+): Promise<RunningDeployment> {
+  const cores: RunningCore[] = [];
+  try {
+    for (const cluster of Object.values(config.Clusters)) {
+      cores.push(await startCore(cluster, logs.core));
+    }
+    const gateway = await startGateway(
+      config,
+      Object.fromEntries(cores.map((c) => [c.clusterId, c.url])),
+      logs.gateway,
+    );
+    return {
+      gateway,
+      cores,
+      async close() {
+        await gateway.close();
+        await Promise.all(cores.map((c) => c.close()));
+      },
+    };
+  } catch (err) {
+    await Promise.all(cores.map((c) => c.close().catch(() => undefined)));
+    throw err;
+  }
+}

@@ -1,0 +1,2 @@
+export { startDeployment, type RunningDeployment } from './deployment';
+export { loadDeploymentConfig } from './load-config';

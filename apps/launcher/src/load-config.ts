@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  buildConfig,
+  ConfigError,
+  parseConfigText,
+  singleClusterConfig,
+  type Config,
+  type ConfigEnv,
+} from '@svc/config';
+import { keptValue, newClusterId, newRootToken } from './data-dir';
+
+export interface LoadedConfig {
+  config: Readonly<Config>;
+  /** What to tell the person who started the server. */
+  notes: string[];
+}
+
+function fromFile(path: string, env: ConfigEnv): LoadedConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError('SVC_CONFIG', `cannot read ${path}: ${(e as Error).message}`);
+  }
+  return { config: buildConfig(parseConfigText(text, path), env), notes: [`configuration: ${path}`] };
+}
+
+/**
+ * The zero-setup default: one cluster, its id and root token generated once and kept in the
+ * data directory, and an embedded PostgreSQL there unless DATABASE_URL names a server.
+ */
+function embeddedDefault(dataDir: string, env: ConfigEnv): LoadedConfig {
+  const notes: string[] = [];
+  const clusterId = env.SVC_CLUSTER_ID ?? keptValue(dataDir, 'cluster-id', newClusterId).value;
+  let rootToken = env.SVC_SYSTEM_ROOT_TOKEN;
+  if (rootToken === undefined) {
+    const kept = keptValue(dataDir, 'root-token', newRootToken);
+    rootToken = kept.value;
+    notes.push(`root token: in ${kept.file}`);
+  } else {
+    notes.push('root token: from SVC_SYSTEM_ROOT_TOKEN');
+  }
+  const databaseUrl = env.DATABASE_URL ?? `pglite:${join(dataDir, 'db', clusterId)}`;
+  notes.push(`database: ${env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL in ${join(dataDir, 'db', clusterId)}`}`);
+  const raw = singleClusterConfig({ clusterId, systemRootToken: rootToken, databaseUrl });
+  return { config: buildConfig(raw, { PORT: env.PORT }), notes };
+}
+
+export function loadDeploymentConfig(env: ConfigEnv & { SVC_DATA_DIR?: string }): LoadedConfig {
+  if (env.SVC_CONFIG) return fromFile(env.SVC_CONFIG, env);
+  return embeddedDefault(env.SVC_DATA_DIR ?? './data', env);
+}
