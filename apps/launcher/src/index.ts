@@ -1,2 +1,1 @@
 export { startDeployment, type RunningDeployment } from './deployment';
-export { loadDeploymentConfig } from './load-config';

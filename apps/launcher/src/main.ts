@@ -1,8 +1,7 @@
-import { ConfigError } from '@svc/config';
+import { ConfigError, loadDeploymentConfig } from '@svc/config';
 import { defaultLogger } from '@svc/core';
 import { gatewayLogger } from '@svc/gateway';
 import { startDeployment } from './deployment';
-import { loadDeploymentConfig } from './load-config';
 
 async function main(): Promise<void> {
   const { config, notes } = loadDeploymentConfig(process.env);

@@ -3,3 +3,5 @@ export * from './errors';
 export * from './validate';
 export * from './load';
 export * from './public-config';
+export * from './load-deployment';
+export * from './data-dir';

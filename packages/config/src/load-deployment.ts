@@ -1,14 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  buildConfig,
-  ConfigError,
-  parseConfigText,
-  singleClusterConfig,
-  type Config,
-  type ConfigEnv,
-} from '@svc/config';
 import { keptValue, newClusterId, newRootToken } from './data-dir';
+import { ConfigError } from './errors';
+import { buildConfig, parseConfigText, singleClusterConfig, type ConfigEnv } from './load';
+import type { Config } from './schema';
 
 export interface LoadedConfig {
   config: Readonly<Config>;
