@@ -28,6 +28,11 @@ export interface AttributeSpec {
   /** Element type of an array attribute (strings unless stated otherwise). */
   readonly items?: 'string' | 'hash';
   readonly maxLength?: number;
+  /**
+   * Names another object, which must exist and be readable (requests-and-errors.md §9):
+   * otherwise 422 "<attr> '<uuid>' not found".
+   */
+  readonly reference?: boolean;
   /** Replaces the generic type message (e.g. "scopes must be an array of strings"). */
   readonly typeMessage?: string;
   /** Left out of list responses unless selected (collections' manifest_text). */

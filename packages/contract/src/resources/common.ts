@@ -10,7 +10,7 @@ export const commonAttributes = {
     description: 'Changes whenever a stored attribute changes',
   },
   uuid: { type: 'string', input: 'hook', description: 'Object identifier' },
-  owner_uuid: { type: 'string', description: 'Owning user or project' },
+  owner_uuid: { type: 'string', reference: true, description: 'Owning user or project' },
   created_at: { type: 'datetime', input: 'ignored', description: 'Set once, by the server' },
   modified_at: { type: 'datetime', input: 'ignored', description: 'Set on every change' },
   modified_by_user_uuid: {

@@ -19,7 +19,7 @@ export const containerRequests = defineResource({
       default: null,
       input: 'hook',
     },
-    container_uuid: { type: 'string', nullable: true, default: null },
+    container_uuid: { type: 'string', nullable: true, default: null, reference: true },
     container_count_max: {
       type: 'integer',
       description: 'Defaults to Containers.MaxRetryAttempts',

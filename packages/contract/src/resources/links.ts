@@ -11,8 +11,8 @@ export const links = defineResource({
     ...commonAttributes,
     link_class: { type: 'string', required: true, description: 'permission, tag, star, ...' },
     name: { type: 'string', nullable: true, default: null },
-    tail_uuid: { type: 'string', nullable: true, default: null },
-    head_uuid: { type: 'string', nullable: true, default: null },
+    tail_uuid: { type: 'string', nullable: true, default: null, reference: true },
+    head_uuid: { type: 'string', nullable: true, default: null, reference: true },
     properties: { type: 'hash', default: {} },
   },
 });

@@ -10,6 +10,7 @@ import { nowCanonical, type Row } from './row';
 import type { ResourceRules, WriteContext } from './rules';
 import { enforceUniqueName } from './unique-name';
 import { deleteLinksOf } from './links-of';
+import { checkReferences } from './references';
 import {
   deleteStatement,
   insertStatement,
@@ -87,6 +88,7 @@ async function create(call: Call, rules: ResourceRules): Promise<Reply> {
     const ctx: WriteContext = { call, tx, now, input };
     const draft = draftRow(call, r, input, now);
     await rules.prepareCreate?.(ctx, draft);
+    await checkReferences(tx, r, draft, null, rules.ownReferenceRules);
     if (r.uniqueNamePerOwner) await enforceUniqueName(tx, r, draft, now, ensureUnique);
     const { rows } = await tx.query<Row>(
       insertStatement(r, draft, rowColumns(r, null, false), rules.internalColumns),
@@ -115,6 +117,7 @@ async function update(call: Call, rules: ResourceRules): Promise<Reply> {
       if ((r.attributes[name]?.input ?? 'rw') === 'rw') next[name] = value;
     }
     await rules.prepareUpdate?.(ctx, current, next);
+    await checkReferences(tx, r, next, current, rules.ownReferenceRules);
     const changes: Row = {};
     for (const name of storedColumns(r)) {
       if (name in next && !sameValue(next[name], current[name])) changes[name] = next[name];

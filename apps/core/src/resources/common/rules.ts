@@ -20,6 +20,8 @@ export interface WriteContext {
  */
 export interface ResourceRules {
   readonly resource: ResourceSpec;
+  /** Reference attributes whose existence this resource checks itself (e.g. remote users). */
+  readonly ownReferenceRules?: readonly string[];
   /** Columns of the table that are not attributes (never rendered), written from the row. */
   readonly internalColumns?: readonly string[];
   /**
