@@ -1,0 +1,112 @@
+import pino from 'pino';
+import { SvcClient } from '@svc/client';
+import { validateConfig, type Config } from '@svc/config';
+import { randomAlnum } from '@svc/ids';
+import { startDeployment, type RunningDeployment } from '@svc/launcher';
+import { createClusterDatabase } from './database-target';
+
+export interface TestCluster {
+  id: string;
+  rootToken: string;
+  coreUrl: string;
+}
+
+export interface TestDeployment {
+  /** The gateway's base URL. */
+  url: string;
+  config: Readonly<Config>;
+  clusters: Record<string, TestCluster>;
+  home: TestCluster;
+  /** A client with the home cluster's root token. */
+  root: SvcClient;
+  /** A client with any token (or none). */
+  client(token?: string | null): SvcClient;
+  running: RunningDeployment;
+  close(): Promise<void>;
+}
+
+export interface DeploymentOptions {
+  clusters?: string[];
+  home?: string;
+  /** `pglite` runs every cluster on the embedded database, whatever the machine has. */
+  database?: 'default' | 'pglite';
+  /** Changes one cluster's raw config section before validation. */
+  configure?: (clusterId: string, section: Record<string, any>) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+const silent = pino({ level: 'silent' });
+
+/** Starts N cluster cores, each on its own fresh database, and one gateway in front of them. */
+export async function startTestDeployment(opts: DeploymentOptions = {}): Promise<TestDeployment> {
+  const ids = opts.clusters ?? ['home1'];
+  const home = opts.home ?? ids[0]!;
+  const databases = await Promise.all(ids.map(() => createClusterDatabase(opts.database)));
+  const raw = {
+    Gateway: { Listen: '127.0.0.1:0', HomeCluster: home },
+    Clusters: Object.fromEntries(
+      ids.map((id, i) => {
+        const section: Record<string, unknown> = {
+          SystemRootToken: randomAlnum(40),
+          Database: { URL: databases[i]!.url },
+          Core: { Listen: '127.0.0.1:0' },
+          Login: { Test: { Enable: true } },
+        };
+        opts.configure?.(id, section);
+        return [id, section];
+      }),
+    ),
+  };
+  const dropAll = () => Promise.all(databases.map((d) => d.drop().catch(() => undefined)));
+  let running: RunningDeployment;
+  try {
+    running = await startDeployment(validateConfig(raw), { core: silent, gateway: silent });
+  } catch (err) {
+    await dropAll();
+    throw err;
+  }
+  const config = validateConfig(raw);
+  const clusters = Object.fromEntries(
+    running.cores.map((c) => [
+      c.clusterId,
+      { id: c.clusterId, rootToken: config.Clusters[c.clusterId]!.SystemRootToken, coreUrl: c.url },
+    ]),
+  );
+  const url = running.gateway.url;
+  const clients: SvcClient[] = [];
+  const client = (token: string | null = null) => {
+    const c = new SvcClient(url, token);
+    clients.push(c);
+    return c;
+  };
+  return {
+    url,
+    config,
+    clusters,
+    home: clusters[home]!,
+    root: client(clusters[home]!.rootToken),
+    client,
+    running,
+    async close() {
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      await running.close();
+      await dropAll();
+    },
+  };
+}
+
+/** One deployment for the whole test file: started before, closed after. */
+export function useDeployment(opts: DeploymentOptions = {}): { readonly current: TestDeployment } {
+  const holder: { current?: TestDeployment } = {};
+  beforeAll(async () => {
+    holder.current = await startTestDeployment(opts);
+  }, 60_000);
+  afterAll(async () => {
+    await holder.current?.close();
+  }, 60_000);
+  return {
+    get current() {
+      if (!holder.current) throw new Error('deployment not started');
+      return holder.current;
+    },
+  };
+}

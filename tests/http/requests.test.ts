@@ -1,0 +1,271 @@
+import { useDeployment } from '../harness/deployment';
+
+const d = useDeployment();
+const root = () => d.current.root;
+const newGroup = async (attrs: Record<string, unknown> = {}) => {
+  const res = await root().request('POST', '/svc/v1/groups', {
+    json: { group: { group_class: 'project', ...attrs } },
+  });
+  expect(res.status).toBe(200);
+  return res.body;
+};
+
+describe('create and update bodies', () => {
+  it('accepts the wrapped, camelCase, bare and form-encoded forms', async () => {
+    const wrapped = await root().request('POST', '/svc/v1/workflows', { json: { workflow: { name: 'a' } } });
+    const camel = await root().request('POST', '/svc/v1/container_requests', {
+      json: { containerRequest: { name: 'b', command: ['x'], container_image: 'i', cwd: '/', output_path: '/o' } },
+    });
+    const bare = await root().request('POST', '/svc/v1/groups', {
+      json: { name: 'bare', group_class: 'project', ensure_unique_name: true, select: ['name'] },
+    });
+    const form = await root().request('POST', '/svc/v1/workflows', {
+      form: { workflow: JSON.stringify({ name: 'formed' }) },
+    });
+    const query = await root().request('POST', '/svc/v1/workflows', {
+      query: { workflow: JSON.stringify({ name: 'queried' }) },
+    });
+    expect([wrapped.status, camel.status, bare.status, form.status, query.status]).toEqual([200, 200, 200, 200, 200]);
+    expect(wrapped.body.name).toBe('a');
+    expect(camel.body.name).toBe('b');
+    expect(bare.body).toEqual({ kind: 'svc#group', name: 'bare' });
+    expect(form.body.name).toBe('formed');
+    expect(query.body.name).toBe('queried');
+  });
+
+  it('treats text/plain, application/javascript and typeless bodies as JSON', async () => {
+    for (const contentType of ['text/plain', 'application/javascript', undefined]) {
+      const res = await root().request('POST', '/svc/v1/workflows', {
+        raw: { body: JSON.stringify({ workflow: { name: `t-${contentType}` } }), contentType },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.name).toBe(`t-${contentType}`);
+    }
+  });
+
+  it('creates with defaults only when there are no attributes', async () => {
+    const res = await root().request('POST', '/svc/v1/workflows');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: null, description: null, definition: null });
+    const links = await root().request('POST', '/svc/v1/collections', { json: {} });
+    expect(links.body).toMatchObject({
+      name: null,
+      properties: {},
+      manifest_text: '',
+      portable_data_hash: 'd41d8cd98f00b204e9800998ecf8427e+0',
+      storage_classes_desired: ['default'],
+      storage_classes_confirmed: [],
+      replication_desired: null,
+      version: 1,
+      preserve_version: false,
+      is_trashed: false,
+    });
+    expect(links.body.current_version_uuid).toBe(links.body.uuid);
+  });
+
+  it('answers 422 for an unusable wrapper', async () => {
+    for (const workflow of ['not json', '[1]', 7]) {
+      const res = await root().request('POST', '/svc/v1/workflows', { json: { workflow } });
+      expect([res.status, res.body.errors]).toEqual([422, ['No workflow hash provided with request']]);
+    }
+  });
+
+  it('lists every failed rule in one 422', async () => {
+    const res = await root().request('POST', '/svc/v1/collections', {
+      json: { collection: { bogus: 1, name: 5, properties: 'x', trash_at: 'soon', storage_classes_desired: [1] } },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.sort()).toEqual(
+      [
+        "Unknown attribute 'bogus' for collection",
+        'name has an invalid type: string required',
+        'properties has an invalid type: hash required',
+        'trash_at has an invalid type: datetime required',
+        'storage_classes_desired must be an array of strings',
+      ].sort(),
+    );
+  });
+
+  it('accepts null only where nullable', async () => {
+    const ok = await root().request('POST', '/svc/v1/workflows', { json: { workflow: { name: null } } });
+    expect(ok.status).toBe(200);
+    const bad = await root().request('POST', '/svc/v1/workflows', { json: { workflow: { created_at: 1, owner_uuid: null } } });
+    expect([bad.status, bad.body.errors]).toEqual([422, ['owner_uuid has an invalid type: string required']]);
+  });
+
+  it('ignores the server-set keys silently', async () => {
+    const res = await root().request('POST', '/svc/v1/groups', {
+      json: {
+        group: {
+          group_class: 'project',
+          kind: 'x',
+          etag: 'x',
+          href: 'x',
+          created_at: '2000-01-01',
+          modified_at: '2000-01-01',
+          modified_by_user_uuid: 'x',
+          modified_by_client_uuid: 'x',
+          can_write: false,
+          can_manage: false,
+          writable_by: [],
+        },
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.created_at.startsWith('2000')).toBe(false);
+    expect(res.body.kind).toBe('svc#group');
+  });
+
+  it('replaces each named attribute whole and keeps the others', async () => {
+    const g = await newGroup({ name: 'keep', description: 'd', properties: { a: 1, b: { c: 2 } } });
+    const res = await root().request('PATCH', `/svc/v1/groups/${g.uuid}`, { json: { group: { properties: { b: { d: 3 } } } } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'keep', description: 'd', properties: { b: { d: 3 } } });
+  });
+
+  it('changes nothing on an empty update, and still answers the object', async () => {
+    const g = await newGroup();
+    const res = await root().request('PUT', `/svc/v1/groups/${g.uuid}`, { json: {} });
+    expect(res.status).toBe(200);
+    expect([res.body.etag, res.body.modified_at]).toEqual([g.etag, g.modified_at]);
+  });
+
+  it('applies the uuid rules', async () => {
+    const g = await newGroup();
+    const change = await root().request('PUT', `/svc/v1/groups/${g.uuid}`, {
+      json: { group: { uuid: 'home1-j7d0g-aaaaaaaaaaaaaaa' } },
+    });
+    expect([change.status, change.body.errors]).toEqual([422, ['uuid change not permitted']]);
+    const same = await root().request('PUT', `/svc/v1/groups/${g.uuid}`, { json: { group: { uuid: g.uuid } } });
+    expect(same.status).toBe(200);
+    const chosen = await root().request('POST', '/svc/v1/workflows', {
+      json: { workflow: { uuid: 'home1-7fd4e-chosenbyadmin00' } },
+    });
+    expect([chosen.status, chosen.body.uuid]).toEqual([200, 'home1-7fd4e-chosenbyadmin00']);
+    const invalid = await root().request('POST', '/svc/v1/workflows', {
+      json: { workflow: { uuid: 'home1-j7d0g-aaaaaaaaaaaaaaa' } },
+    });
+    expect([invalid.status, invalid.body.errors]).toEqual([
+      422,
+      ["uuid 'home1-j7d0g-aaaaaaaaaaaaaaa' is not a valid svc#workflow uuid"],
+    ]);
+  });
+
+  it('checks references to other objects', async () => {
+    const res = await root().request('POST', '/svc/v1/links', {
+      json: { link: { link_class: 'tag', head_uuid: 'home1-4zz18-nosuchthing0000', owner_uuid: 'home1-tpzed-nosuchuser00000' } },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.sort()).toEqual([
+      "head_uuid 'home1-4zz18-nosuchthing0000' not found",
+      "owner_uuid 'home1-tpzed-nosuchuser00000' not found",
+    ]);
+  });
+
+  it('requires required attributes', async () => {
+    const res = await root().request('POST', '/svc/v1/container_requests', { json: { container_request: { cwd: '' } } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.sort()).toEqual([
+      "command can't be blank",
+      "container_image can't be blank",
+      "cwd can't be blank",
+      "output_path can't be blank",
+    ]);
+  });
+
+  it('accepts timestamps in every ISO-8601 form and renders 9 digits', async () => {
+    const cases: [string, string][] = [
+      ['2030-05-01', '2030-05-01T00:00:00.000000000Z'],
+      ['2030-05-01T12:30', '2030-05-01T12:30:00.000000000Z'],
+      ['2030-05-01T12:30:15.123456789+02:00', '2030-05-01T10:30:15.123456000Z'],
+    ];
+    for (const [input, rendered] of cases) {
+      const res = await root().request('POST', '/svc/v1/api_client_authorizations', {
+        json: { api_client_authorization: { expires_at: input } },
+      });
+      expect([res.status, res.body.expires_at]).toEqual([200, rendered]);
+    }
+  });
+});
+
+describe('select', () => {
+  it('works on create, get, update, delete and list, keeping kind', async () => {
+    const sel = { select: ['uuid', 'name'] };
+    const created = await root().request('POST', '/svc/v1/workflows', { json: { workflow: { name: 's' } }, query: sel });
+    expect(created.body).toEqual({ kind: 'svc#workflow', uuid: created.body.uuid, name: 's' });
+    const uuid = created.body.uuid;
+    for (const [method, path] of [
+      ['GET', `/svc/v1/workflows/${uuid}`],
+      ['PUT', `/svc/v1/workflows/${uuid}`],
+      ['DELETE', `/svc/v1/workflows/${uuid}`],
+    ] as const) {
+      const res = await root().request(method, path, { query: sel });
+      expect([method, Object.keys(res.body).sort()]).toEqual([method, ['kind', 'name', 'uuid']]);
+    }
+    const list = await root().request('GET', '/svc/v1/links', { query: { select: ['uuid', 'link_class'] } });
+    expect(list.body.items.length).toBeGreaterThan(0);
+    for (const item of list.body.items) expect(Object.keys(item).sort()).toEqual(['kind', 'link_class', 'uuid']);
+  });
+
+  it('rejects unknown, secret and empty selections', async () => {
+    const cases: [unknown, string][] = [
+      [['bogus'], "Invalid attribute 'bogus' in select parameter"],
+      [['secret_mounts'], "Invalid attribute 'secret_mounts' in select parameter"],
+      [[], 'Attribute selection list cannot be empty'],
+      ['uuid', 'Could not parse "select" param as an array'],
+    ];
+    for (const [select, message] of cases) {
+      const res = await root().request('GET', '/svc/v1/container_requests', { query: { select } });
+      expect([res.status, res.body.errors]).toEqual([422, [message]]);
+    }
+  });
+
+  it('leaves manifest_text out of collection lists unless selected', async () => {
+    await root().request('POST', '/svc/v1/collections', { json: { collection: { name: 'm' } } });
+    const plain = await root().request('GET', '/svc/v1/collections');
+    expect(plain.body.items[0]).not.toHaveProperty('manifest_text');
+    expect(plain.body.items[0]).not.toHaveProperty('unsigned_manifest_text');
+    const selected = await root().request('GET', '/svc/v1/collections', { query: { select: ['manifest_text'] } });
+    expect(selected.body.items[0]).toEqual({ kind: 'svc#collection', manifest_text: '' });
+  });
+});
+
+describe('method override and parameters', () => {
+  it('handles a POST with _method or X-Http-Method-Override as that method', async () => {
+    const g = await newGroup({ name: 'override' });
+    const viaParam = await root().request('POST', `/svc/v1/groups/${g.uuid}`, { query: { _method: 'get' } });
+    expect([viaParam.status, viaParam.body.uuid]).toEqual([200, g.uuid]);
+    const viaHeader = await root().request('POST', '/svc/v1/groups', {
+      headers: { 'x-http-method-override': 'GET' },
+      form: { limit: '1', select: '["uuid"]' },
+    });
+    expect([viaHeader.status, viaHeader.body.kind, viaHeader.body.limit]).toEqual([200, 'svc#groupList', 1]);
+    const paramWins = await root().request('POST', `/svc/v1/groups/${g.uuid}`, {
+      headers: { 'x-http-method-override': 'DELETE' },
+      form: { _method: 'PATCH', group: JSON.stringify({ description: 'via form' }) },
+    });
+    expect([paramWins.status, paramWins.body.description, paramWins.body.is_trashed]).toEqual([200, 'via form', false]);
+    const ignored = await root().request('GET', `/svc/v1/groups/${g.uuid}`, { query: { _method: 'DELETE' } });
+    expect([ignored.status, ignored.body.is_trashed]).toEqual([200, false]);
+    const unsupported = await root().request('POST', '/svc/v1/groups', {
+      headers: { 'x-http-method-override': 'HEAD' },
+      json: { group: { group_class: 'project' } },
+    });
+    expect([unsupported.status, unsupported.body.kind]).toEqual([200, 'svc#group']);
+  });
+
+  it('takes JSON-encoded strings and ignores unknown parameters', async () => {
+    const res = await root().request('GET', '/svc/v1/groups', {
+      query: { limit: '2', offset: '0', order: '["name asc"]', select: '["name"]', alt: 'json', bogus: 'x' },
+    });
+    expect([res.status, res.body.limit, res.body.items.length]).toEqual([200, 2, 2]);
+  });
+
+  it('lets the JSON body win over the query string', async () => {
+    const res = await root().request('POST', '/svc/v1/groups', {
+      query: { _method: 'GET', limit: '5' },
+      json: { limit: 1 },
+    });
+    expect([res.status, res.body.limit]).toEqual([200, 1]);
+  });
+});
