@@ -31,7 +31,7 @@ export interface DeploymentOptions {
   /** `pglite` runs every cluster on the embedded database, whatever the machine has. */
   database?: 'default' | 'pglite';
   /** Changes one cluster's raw config section before validation. */
-  configure?: (clusterId: string, section: Record<string, any>) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
+  configure?: (clusterId: string, section: Record<string, any>) => void;
 }
 
 const silent = pino({ level: 'silent' });

@@ -56,7 +56,7 @@ describe('error bodies and statuses', () => {
   });
 
   it('answers 401 Not logged in without a valid token', async () => {
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Basic abc' }]) {
+    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Basic abc' }] as Record<string, string>[]) {
       const res = await root().request('GET', '/svc/v1/groups', { token: null, headers });
       expect([res.status, res.body.errors]).toEqual([401, ['Not logged in']]);
     }

@@ -56,14 +56,11 @@ export function applyEnvOverrides(raw: Record<string, unknown>, env: ConfigEnv):
   const homeId: string | undefined = config['Gateway']?.['HomeCluster'] || (ids.length === 1 ? ids[0] : undefined);
   if (env.SVC_CLUSTER_ID) {
     if (ids.length > 1) throw new ConfigError('SVC_CLUSTER_ID', 'only applies to a single-cluster deployment');
-    const current = ids[0];
-    const section = current ? clusters[current] : {};
-    if (current) delete clusters[current];
-    clusters[env.SVC_CLUSTER_ID] = { ...section, ClusterID: undefined };
-    delete clusters[env.SVC_CLUSTER_ID].ClusterID;
+    const { ClusterID: _replaced, ...section }: Raw = (ids[0] ? clusters[ids[0]] : undefined) ?? {};
+    config['Clusters'] = { [env.SVC_CLUSTER_ID]: section };
     if (config['Gateway']?.['HomeCluster']) config['Gateway']['HomeCluster'] = env.SVC_CLUSTER_ID;
   }
-  const home = clusters[env.SVC_CLUSTER_ID ?? homeId ?? ''];
+  const home = config['Clusters'][env.SVC_CLUSTER_ID ?? homeId ?? ''];
   if (home) {
     if (env.SVC_SYSTEM_ROOT_TOKEN) home['SystemRootToken'] = env.SVC_SYSTEM_ROOT_TOKEN;
     if (env.DATABASE_URL) home['Database'] = { ...home['Database'], URL: env.DATABASE_URL };

@@ -1,0 +1,2 @@
+CREATE DATABASE svc_home1;
+CREATE DATABASE svc_rmt02;
