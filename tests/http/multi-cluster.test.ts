@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { rootIdentity } from '@svc/contract';
 import { encodeIdentity, proofKey, signProof } from '@svc/ids';
 import { useDeployment } from '../harness/deployment';
 
@@ -49,13 +50,7 @@ describe('two clusters behind one gateway', () => {
 
 describe('cores trust only the gateway', () => {
   const home = () => d.current.clusters['home1']!;
-  const identity = () =>
-    encodeIdentity({
-      userUuid: 'home1-tpzed-000000000000000',
-      tokenUuid: 'home1-gj3su-000000000000000',
-      scopes: ['all'],
-      apiClientUuid: null,
-    });
+  const identity = () => encodeIdentity(rootIdentity('home1'));
   const direct = (headers: Record<string, string>, path = '/svc/v1/users/current') =>
     request(`${home().coreUrl}${path}`, { headers }).then(async (r) => ({ status: r.statusCode, body: await r.body.json() as { errors?: string[] } }));
 
@@ -73,7 +68,7 @@ describe('cores trust only the gateway', () => {
     const attempts = [
       { ...good, 'x-svc-gateway-proof': signProof(proofKey('x'.repeat(40)), fields) },
       { ...good, 'x-svc-gateway-proof': signProof(goodKey, fields, Date.now() - 10 * 60_000) },
-      { ...good, 'x-svc-identity': encodeIdentity({ userUuid: 'home1-tpzed-anonymouspublic', tokenUuid: null, scopes: ['all'], apiClientUuid: null }) },
+      { ...good, 'x-svc-identity': encodeIdentity({ ...rootIdentity('home1'), userUuid: 'home1-tpzed-anonymouspublic' }) },
       { ...good, 'x-request-id': 'r2' },
     ];
     for (const headers of attempts) expect((await direct(headers)).status).toBe(401);

@@ -1,6 +1,7 @@
 import type { Agent } from 'node:http';
 import type { Logger } from 'pino';
 import type { ClusterConfig, Config } from '@svc/config';
+import type { Authenticator } from './auth/authenticate';
 
 /** A cluster core this gateway forwards to directly (same deployment). */
 export interface CoreTarget {
@@ -16,5 +17,6 @@ export interface GatewayDeps {
   home: Readonly<ClusterConfig>;
   cores: ReadonlyMap<string, CoreTarget>;
   agent: Agent;
+  auth: Authenticator;
   log: Logger;
 }

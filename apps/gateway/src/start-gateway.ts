@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { splitListen, type Config } from '@svc/config';
 import { proofKey } from '@svc/ids';
+import { rootIdentity } from '@svc/contract';
 import { buildGatewayApp } from './app';
+import { TokenCache } from './auth/token-cache';
+import { CoreClient } from './core-client';
 import type { CoreTarget } from './gateway-deps';
 
 export interface RunningGateway {
@@ -35,7 +38,9 @@ export async function startGateway(
   }
   const agent = new Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1000 });
   const home = config.Clusters[config.Gateway.HomeCluster]!;
-  const app = buildGatewayApp({ config, home, cores, agent, log });
+  const homeCore = new CoreClient(cores.get(home.ClusterID)!, rootIdentity(home.ClusterID));
+  const auth = { home, cache: new TokenCache(), homeCore };
+  const app = buildGatewayApp({ config, home, cores, agent, auth, log });
   const server: Server = createServer(app);
   server.keepAliveTimeout = 65_000;
   const { host, port } = splitListen(listen);
@@ -52,6 +57,7 @@ export async function startGateway(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       agent.destroy();
+      await homeCore.close();
     },
   };
 }

@@ -113,6 +113,7 @@ function methodJson(e: Endpoint, scope: string): Record<string, unknown> {
     ...(e.takesObject && singular && e.response
       ? { request: { required: true, properties: { [singular]: { $ref: e.response } } } }
       : {}),
+    ...(e.requestSchema ? { request: e.requestSchema } : {}),
     ...(e.response ? { response: { $ref: e.response } } : {}),
     scopes: [scope],
   };

@@ -26,6 +26,10 @@ export interface Endpoint {
   readonly response: string | null;
   /** Needs no token (users/authenticate). */
   readonly public?: boolean;
+  /** Answered by the gateway itself (login), not forwarded to a core. */
+  readonly servedBy?: 'gateway';
+  /** A request body other than the resource object (discovery `request`). */
+  readonly requestSchema?: Readonly<Record<string, unknown>>;
   readonly routing: Routing;
   readonly description: string;
 }
@@ -167,6 +171,23 @@ const EXTRA_ENDPOINTS: readonly Endpoint[] = [
     description: 'The system user.',
   },
   {
+    resource: 'users',
+    name: 'authenticate',
+    httpMethod: 'POST',
+    methods: ['POST'],
+    path: 'users/authenticate',
+    params: {},
+    requestSchema: {
+      required: true,
+      properties: { username: { type: 'string' }, password: { type: 'string' } },
+    },
+    response: 'ApiClientAuthorization',
+    public: true,
+    servedBy: 'gateway',
+    routing: 'local',
+    description: 'Log in with a username and password checked by the login provider.',
+  },
+  {
     resource: 'api_client_authorizations',
     name: 'current',
     httpMethod: 'GET',
@@ -197,3 +218,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
 ];
 
 export const endpointId = (e: Endpoint): string => `svc.${e.resource}.${e.name}`;
+
+/** The endpoint of a resource operation; throws for a name the table does not have. */
+export function findEndpoint(resource: string, name: string): Endpoint {
+  const e = ENDPOINTS.find((x) => x.resource === resource && x.name === name);
+  if (!e) throw new Error(`no endpoint ${resource}.${name}`);
+  return e;
+}

@@ -9,3 +9,4 @@ export * from './routes';
 export * from './validate-attributes';
 export * from './discovery';
 export { commonAttributes, silentlyIgnoredKeys } from './resources/common';
+export * from './built-ins';

@@ -39,6 +39,11 @@ describe('matchRoute', () => {
     '/svc/v2/collections',
     '/foo',
     '/svc/v1/collections/%E0%A4%A',
+    '/svc/v1/collections/..',
+    '/svc/v1/collections/./x',
+    '/svc/v1/collections/..%2Fgroups',
+    '/svc/v1/groups/x%2F..%2Fy',
+    '/svc/v1/groups/%2e%2e',
   ])('answers 404 for %s', (path) => {
     expect(route('GET', path)).toBe('not-found');
   });

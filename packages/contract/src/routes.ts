@@ -37,9 +37,16 @@ function matchSegments(pattern: readonly string[], actual: readonly string[]) {
   return vars;
 }
 
+/**
+ * A path segment as routing sees it. `.` and `..` segments and encoded slashes never name
+ * anything: refusing them keeps routing and the scope check (which reads the raw path) in
+ * agreement, so a scoped token cannot reach around its scopes.
+ */
 function decodeSegment(s: string): string | null {
   try {
-    return decodeURIComponent(s);
+    const decoded = decodeURIComponent(s);
+    if (decoded === '.' || decoded === '..' || decoded.includes('/') || decoded.includes('\\')) return null;
+    return decoded;
   } catch {
     return null;
   }

@@ -26,7 +26,15 @@ describe('gateway proof', () => {
   });
 
   it('round-trips identities', () => {
-    const identity = { userUuid: 'u', tokenUuid: null, scopes: ['all'], apiClientUuid: null };
+    const identity = {
+      userUuid: 'u',
+      tokenUuid: null,
+      scopes: ['all'],
+      apiClientUuid: null,
+      apiClientTrusted: false,
+      isAdmin: false,
+      isActive: true,
+    };
     expect(decodeIdentity(encodeIdentity(identity))).toEqual(identity);
     expect(decodeIdentity('!!')).toBeNull();
     expect(decodeIdentity(Buffer.from('{"userUuid":1}').toString('base64url'))).toBeNull();

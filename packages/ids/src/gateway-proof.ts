@@ -9,7 +9,10 @@ import { hmacHex, safeEqual } from './token';
 export const PROOF_HEADER = 'x-svc-gateway-proof';
 export const IDENTITY_HEADER = 'x-svc-identity';
 
-/** Who the gateway says is calling. */
+/**
+ * Who the gateway says is calling, as the token's cluster knew it when the token was checked
+ * (the gateway caches this for a bounded time; see docs/adr/0003).
+ */
 export interface Identity {
   /** The user the request acts as. */
   userUuid: string;
@@ -17,7 +20,11 @@ export interface Identity {
   tokenUuid: string | null;
   scopes: string[];
   apiClientUuid: string | null;
-  /** The presented token, passed only to the endpoints that echo it (`current`). */
+  /** The token's api_client is trusted (auth.md §7). */
+  apiClientTrusted: boolean;
+  isAdmin: boolean;
+  isActive: boolean;
+  /** The presented secret, passed only to the endpoints that echo it (`current`). */
   echoToken?: string;
 }
 
@@ -33,6 +40,7 @@ export function decodeIdentity(header: string): Identity | null {
     if (typeof value !== 'object' || value === null) return null;
     const v = value as Record<string, unknown>;
     if (typeof v['userUuid'] !== 'string' || !Array.isArray(v['scopes'])) return null;
+    if (typeof v['isAdmin'] !== 'boolean' || typeof v['isActive'] !== 'boolean') return null;
     return value as Identity;
   } catch {
     return null;

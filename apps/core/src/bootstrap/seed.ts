@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../generated/prisma/client';
-import { builtInUuids } from './built-ins';
+import { builtInUuids } from '@svc/contract';
 
 /**
  * Creates the built-in objects of a cluster if they are missing (contract README,

@@ -25,7 +25,8 @@ import {
 } from '@svc/ids';
 import type { Call, Handler } from '../call';
 import type { CoreDeps } from '../core-deps';
-import { loadCaller } from './caller';
+import { internalHandler } from '../internal/routes';
+import { callerOf } from './caller';
 import { readBody, sendJson } from '@svc/http-kit';
 
 const header = (req: Request, name: string): string | undefined => {
@@ -48,6 +49,15 @@ function throwUnlessEndpoint(match: RouteMatch): asserts match is Extract<RouteM
   if (match.kind === 'method-not-allowed') throw new MethodNotAllowedError();
 }
 
+/** Calls only the gateway makes (token checks, logins), already proven to come from it. */
+async function internalCall(deps: CoreDeps, req: Request, res: Response): Promise<void> {
+  const handler = internalHandler(req.method, req.path);
+  if (!handler) throw new EndpointNotFoundError();
+  const body = await parseBody(req.headers['content-type'], await readBody(req, deps.cluster.API.MaxRequestSize));
+  if (body.error) throw new UnprocessableError(body.error);
+  sendJson(res, 200, await handler({ db: deps.db, cluster: deps.cluster }, body.fields ?? {}));
+}
+
 /**
  * The core's one route: verify the gateway's proof, find the operation in the contract's
  * endpoint table, read and merge parameters, run the handler, send JSON.
@@ -57,6 +67,7 @@ export function dispatch(deps: CoreDeps, handlers: ReadonlyMap<string, Handler>)
     const requestId = requestIdFrom(req.headers['x-request-id']);
     res.setHeader('X-Request-Id', requestId);
     const identity = verifiedIdentity(deps, req, requestId);
+    if (req.path.startsWith('/_internal/')) return internalCall(deps, req, res);
     const pathname = req.path;
     const byPath = matchRoute(req.method, pathname);
     if (byPath.kind === 'not-found') throw new EndpointNotFoundError();
@@ -73,7 +84,7 @@ export function dispatch(deps: CoreDeps, handlers: ReadonlyMap<string, Handler>)
     const match = method === req.method ? byPath : matchRoute(method, pathname);
     throwUnlessEndpoint(match);
 
-    const caller = await loadCaller(deps.db, deps.cluster.ClusterID, identity);
+    const caller = callerOf(identity);
     if (body.error) throw new UnprocessableError(body.error);
     const handler = handlers.get(endpointId(match.endpoint));
     if (!handler) throw new EndpointNotFoundError();

@@ -39,7 +39,7 @@ export function buildHandlers(): Map<string, Handler> {
       handlers.set(`svc.${rules.resource.type}.${name}`, handler);
     }
   }
-  const served = new Set(ENDPOINTS.map(endpointId));
+  const served = new Set(ENDPOINTS.filter((e) => e.servedBy !== 'gateway').map(endpointId));
   const missing = [...served].filter((id) => !handlers.has(id));
   const extra = [...handlers.keys()].filter((id) => !served.has(id));
   if (missing.length > 0 || extra.length > 0) {

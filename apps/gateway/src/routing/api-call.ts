@@ -9,10 +9,19 @@ import {
   parseBody,
   type RouteMatch,
 } from '@svc/contract';
-import { EndpointNotFoundError, MethodNotAllowedError, NotFoundError } from '@svc/errors';
-import { readBody } from '@svc/http-kit';
+import {
+  EndpointNotFoundError,
+  ForbiddenError,
+  MethodNotAllowedError,
+  NotFoundError,
+  UnprocessableError,
+} from '@svc/errors';
+import { readBody, sendJson } from '@svc/http-kit';
 import { encodeIdentity, type Identity } from '@svc/ids';
-import { authenticate, rootIdentity } from '../auth/authenticate';
+import { endpointId, rootIdentity, type Endpoint } from '@svc/contract';
+import { GATEWAY_HANDLERS } from '../login';
+import { authenticate } from '../auth/authenticate';
+import { scopesPermit } from '../auth/scopes';
 import { presentedToken } from '../auth/token';
 import type { CoreTarget, GatewayDeps } from '../gateway-deps';
 import { resolveCluster } from './resolve-cluster';
@@ -22,6 +31,8 @@ export interface Forward {
   target: CoreTarget;
   identityHeader: string;
   body: Buffer;
+  endpoint: Endpoint;
+  path: Readonly<Record<string, string>>;
 }
 
 const forwards = new WeakMap<Request, Forward>();
@@ -34,17 +45,33 @@ function endpointOf(match: RouteMatch): Extract<RouteMatch, { kind: 'endpoint' }
 }
 
 /** The deployment's root acts as root on each of its clusters. */
-const identityFor = (identity: Identity, target: CoreTarget): Identity =>
-  identity.tokenUuid?.endsWith('-gj3su-000000000000000') && identity.scopes.includes('all')
-    ? rootIdentity(target.clusterId, identity.echoToken ?? '')
+const identityFor = (identity: Identity, target: CoreTarget, home: string): Identity =>
+  identity.tokenUuid === rootIdentity(home).tokenUuid
+    ? rootIdentity(target.clusterId, identity.echoToken)
     : identity;
+
+/** `remote=<id>` counts only on the two `current` endpoints (auth.md §3). */
+function remoteParam(endpoint: Endpoint, params: Readonly<Record<string, unknown>>): string | null {
+  const honoured = endpoint.name === 'current' && ['users', 'api_client_authorizations'].includes(endpoint.resource);
+  const remote = params['remote'];
+  return honoured && typeof remote === 'string' && remote !== '' ? remote : null;
+}
+
+/** The presented secret is echoed only by `current`, and not to a remote asking for it. */
+function withoutEcho(identity: Identity, endpoint: Endpoint, remote: string | null): Identity {
+  if (endpoint.name === 'current' && endpoint.resource === 'api_client_authorizations' && remote === null) {
+    return identity;
+  }
+  const { echoToken: _hidden, ...rest } = identity;
+  return rest;
+}
 
 /**
  * The gateway's checks for a `/svc/v1` call, in the contract's order (route, body size, token,
  * scope), then the choice of cluster. Parameter validation is the core's.
  */
 export function apiCall(deps: GatewayDeps): RequestHandler {
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     if (!req.path.startsWith('/svc/v1/')) return next();
     const byPath = matchRoute(req.method, req.path);
     if (byPath.kind === 'not-found') throw new EndpointNotFoundError();
@@ -60,11 +87,22 @@ export function apiCall(deps: GatewayDeps): RequestHandler {
     );
     const { endpoint, path } = endpointOf(method === req.method ? byPath : matchRoute(method, req.path));
     const params = mergeParams({ query, body: parsed.fields, bodyKind: parsed.kind, path });
-    const identity = authenticate(deps.home, presentedToken(req, params));
+    if (endpoint.servedBy === 'gateway') {
+      if (parsed.error) throw new UnprocessableError(parsed.error);
+      const handler = GATEWAY_HANDLERS[endpointId(endpoint)];
+      if (!handler) throw new EndpointNotFoundError();
+      const reply = await handler(deps, params);
+      sendJson(res, reply.status, reply.body, req.method === 'HEAD');
+      return;
+    }
+    const remote = remoteParam(endpoint, params);
+    const identity = await authenticate(deps.auth, presentedToken(req, params), remote);
+    if (!scopesPermit(identity.scopes, method, req.path)) throw new ForbiddenError();
     const clusterId = resolveCluster(endpoint, path, params, deps.home.ClusterID);
     const target = deps.cores.get(clusterId);
     if (!target) throw new NotFoundError(msg.noProxyForCluster(clusterId));
-    forwards.set(req, { target, identityHeader: encodeIdentity(identityFor(identity, target)), body });
+    const vouched = identityFor(withoutEcho(identity, endpoint, remote), target, deps.home.ClusterID);
+    forwards.set(req, { target, identityHeader: encodeIdentity(vouched), body, endpoint, path });
     next();
   };
 }

@@ -5,6 +5,7 @@ import { BadGatewayError, toErrorBody } from '@svc/errors';
 import { sendJson } from '@svc/http-kit';
 import { IDENTITY_HEADER, PROOF_HEADER, signProof } from '@svc/ids';
 import type { GatewayDeps } from '../gateway-deps';
+import { evictAfterWrite } from '../auth/evict';
 import { forwardOf } from './api-call';
 
 function signRequest(proxyReq: ClientRequest, req: Request): void {
@@ -40,6 +41,12 @@ export function proxyToCore(deps: GatewayDeps): RequestHandler {
     pathFilter: (_path, req) => forwardOf(req) !== undefined,
     on: {
       proxyReq: (proxyReq, req) => signRequest(proxyReq, req),
+      proxyRes: (proxyRes, req) => {
+        const forward = forwardOf(req);
+        if (forward && (proxyRes.statusCode ?? 500) < 300) {
+          evictAfterWrite(deps.auth.cache, forward.endpoint, forward.path['uuid']);
+        }
+      },
       error: (err, req, res) => {
         const clusterId = forwardOf(req as Request)?.target.clusterId ?? '?';
         const error = new BadGatewayError(`error contacting cluster ${clusterId}: ${err.message}`);

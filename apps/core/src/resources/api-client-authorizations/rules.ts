@@ -1,10 +1,9 @@
-import { apiClientAuthorizations } from '@svc/contract';
+import { apiClientAuthorizations, builtInUuids } from '@svc/contract';
 import { ForbiddenError, UnprocessableError } from '@svc/errors';
 import { newSecret, secretDigest } from '@svc/ids';
 import { raw, sql } from '@svc/list-engine';
-import { builtInUuids } from '../../bootstrap/built-ins';
 import type { Call, Reply } from '../../call';
-import { crudHandlers } from '../common/crud';
+import { readObject } from '../common/crud';
 import type { Row } from '../common/row';
 import type { ResourceRules } from '../common/rules';
 
@@ -29,16 +28,21 @@ function rootTokenRecord(call: Call): Record<string, unknown> {
 
 async function current(call: Call): Promise<Reply> {
   if (isRootToken(call)) return { body: rootTokenRecord(call) };
-  const reply = await crudHandlers(apiClientAuthorizationRules).get!({
-    ...call,
-    params: { uuid: call.caller.identity.tokenUuid ?? '' },
-  });
+  const reply = await readObject(call, apiClientAuthorizationRules, call.caller.identity.tokenUuid ?? '');
   return { body: { ...(reply.body as object), api_token: call.caller.identity.echoToken ?? null } };
+}
+
+/** Tokens of untrusted clients may only read their own record through `current` (auth.md §7). */
+function requireTrustedClient(call: Call): void {
+  if (!call.caller.identity.apiClientTrusted) {
+    throw new ForbiddenError("Forbidden: this API client cannot manipulate other clients' access tokens.");
+  }
 }
 
 export const apiClientAuthorizationRules: ResourceRules = {
   resource: apiClientAuthorizations,
   internalColumns: ['secret_digest'],
+  guard: requireTrustedClient,
   /** The caller's own tokens; the root token sees all (auth.md §6). */
   readScope: (call) => (isRootToken(call) ? [] : [sql`${raw('"owner_uuid"')} = ${call.caller.uuid}`]),
   async prepareCreate(ctx, row) {
@@ -52,8 +56,12 @@ export const apiClientAuthorizationRules: ResourceRules = {
     row['secret_digest'] = secretDigest(secret);
     row['api_client_uuid'] = ctx.call.caller.identity.apiClientUuid;
   },
-  async prepareUpdate(ctx) {
+  async prepareUpdate(ctx, current) {
     if ('api_token' in ctx.input) throw new UnprocessableError('api_token assignment not permitted');
+    const owner = ctx.input['owner_uuid'];
+    if (owner !== undefined && owner !== current['owner_uuid'] && !ctx.call.caller.isAdmin) {
+      throw new ForbiddenError();
+    }
   },
   /** The secret is shown once, in the answer to the create that made it. */
   computeAttribute(call, name, row: Row) {

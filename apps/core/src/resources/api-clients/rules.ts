@@ -1,8 +1,7 @@
-import { apiClients } from '@svc/contract';
+import { apiClients, isBuiltIn } from '@svc/contract';
 import { ForbiddenError } from '@svc/errors';
 import { requireAdmin, adminOnlyCreate } from '../common/authorize';
 import type { ResourceRules } from '../common/rules';
-import { isBuiltIn } from '../../bootstrap/built-ins';
 
 /** Admins create, update and delete clients; the built-in one never changes. */
 export const apiClientRules: ResourceRules = {

@@ -1,4 +1,4 @@
-import { convertParam, msg, type ResourceSpec } from '@svc/contract';
+import { convertParam, msg, type ResourceSpec, isBuiltIn } from '@svc/contract';
 import { ForbiddenError, NotFoundError, UnprocessableError } from '@svc/errors';
 import { compileList, parseListParams, parseSelect, rowColumns, type Sql } from '@svc/list-engine';
 import { makeUuid } from '@svc/ids';
@@ -18,7 +18,6 @@ import {
   storedColumns,
   updateStatement,
 } from './write-sql';
-import { isBuiltIn } from '../../bootstrap/built-ins';
 
 const selectParam = (call: Call, r: ResourceSpec): string[] | null =>
   parseSelect(r, convertParam('select', 'array', call.params['select']) as unknown[] | undefined);
@@ -154,11 +153,14 @@ async function remove(call: Call, rules: ResourceRules): Promise<Reply> {
   return { body: render(call, rules, row, select) };
 }
 
-async function get(call: Call, rules: ResourceRules): Promise<Reply> {
+/** The object a uuid names, rendered with the call's `select` (no guard: callers decide). */
+export async function readObject(call: Call, rules: ResourceRules, uuid: string): Promise<Reply> {
   const select = selectParam(call, rules.resource);
-  const row = await findVisible(call, rules, call.db, uuidParam(call), false);
+  const row = await findVisible(call, rules, call.db, uuid, false);
   return { body: render(call, rules, row, select) };
 }
+
+const get = (call: Call, rules: ResourceRules): Promise<Reply> => readObject(call, rules, uuidParam(call));
 
 async function list(call: Call, rules: ResourceRules): Promise<Reply> {
   const r = rules.resource;
@@ -183,12 +185,18 @@ async function list(call: Call, rules: ResourceRules): Promise<Reply> {
 
 /** The five common methods of a resource, with its rules composed in. */
 export function crudHandlers(rules: ResourceRules): Record<string, Handler> {
+  const guarded =
+    (fn: (call: Call, rules: ResourceRules) => Promise<Reply>): Handler =>
+    (call) => {
+      rules.guard?.(call);
+      return fn(call, rules);
+    };
   return {
-    create: (call) => create(call, rules),
-    get: (call) => get(call, rules),
-    update: (call) => update(call, rules),
-    delete: (call) => remove(call, rules),
-    list: (call) => list(call, rules),
+    create: guarded(create),
+    get: guarded(get),
+    update: guarded(update),
+    delete: guarded(remove),
+    list: guarded(list),
   };
 }
 

@@ -24,6 +24,8 @@ export interface ResourceRules {
   readonly ownReferenceRules?: readonly string[];
   /** Columns of the table that are not attributes (never rendered), written from the row. */
   readonly internalColumns?: readonly string[];
+  /** Runs first in every common method (create, get, update, delete, list); throws 403. */
+  guard?(call: Call): void;
   /**
    * Extra read conditions (visibility), ANDed into every get, list and write lookup.
    * `remove` lookups find objects that are trashed themselves (groups.md §6).

@@ -1,6 +1,5 @@
-import { containers } from '@svc/contract';
+import { containers, builtInUuids } from '@svc/contract';
 import { adminOnlyCreate, adminOnlyWrite } from '../common/authorize';
-import { builtInUuids } from '../../bootstrap/built-ins';
 import type { ResourceRules } from '../common/rules';
 
 /** Containers belong to the system user; only admins create, change or delete them here. */

@@ -1,7 +1,6 @@
-import { groups } from '@svc/contract';
+import { groups, builtInUuids } from '@svc/contract';
 import { UnprocessableError } from '@svc/errors';
 import { rowColumns } from '@svc/list-engine';
-import { builtInUuids } from '../../bootstrap/built-ins';
 import { failIfAny } from '../common/crud';
 import { adminPermissionFlag } from '../common/permission-flags';
 import type { Row } from '../common/row';

@@ -1,13 +1,13 @@
-import { users } from '@svc/contract';
+import { users, builtInUuids } from '@svc/contract';
 import { ForbiddenError } from '@svc/errors';
-import { builtInUuids } from '../../bootstrap/built-ins';
 import type { Call, Reply } from '../../call';
 import { statement } from '../../db/db';
 import { requireAdmin, adminOnlyCreate } from '../common/authorize';
-import { crudHandlers, failIfAny } from '../common/crud';
+import { failIfAny, readObject } from '../common/crud';
 import { adminPermissionFlag } from '../common/permission-flags';
 import type { Row } from '../common/row';
 import type { ResourceRules, WriteContext } from '../common/rules';
+import { deletePermissionLinks, ensurePermissionLink } from '../../permissions/permission-links';
 
 const USERNAME_RE = /^[A-Za-z][A-Za-z0-9]*$/;
 const ADMIN_ONLY_FIELDS = ['email', 'username', 'identity_url'] as const;
@@ -57,8 +57,25 @@ function computeUserAttribute(call: Call, name: string, row: Row): unknown {
   return adminPermissionFlag(call, name, row);
 }
 
-async function renderUser(call: Call, uuid: string): Promise<Reply> {
-  return crudHandlers(userRules).get!({ ...call, params: { uuid } });
+const renderUser = (call: Call, uuid: string): Promise<Reply> => readObject(call, userRules, uuid);
+
+/**
+ * Activation (other-resources.md §5): an active user is a can_write member of the all-users
+ * group, which can_read the user; deactivation removes both links.
+ */
+async function applyActivation(ctx: WriteContext, row: Row, previous: Row | null): Promise<void> {
+  const wasActive = previous?.['is_active'] === true;
+  const isActive = row['is_active'] === true;
+  if (wasActive === isActive) return;
+  const user = String(row['uuid']);
+  const allUsers = builtInUuids(ctx.call.cluster.ClusterID).allUsersGroup;
+  if (isActive) {
+    await ensurePermissionLink(ctx.call, ctx.tx, user, allUsers, 'can_write', ctx.now);
+    await ensurePermissionLink(ctx.call, ctx.tx, allUsers, user, 'can_read', ctx.now);
+  } else {
+    await deletePermissionLinks(ctx.tx, user, allUsers);
+    await deletePermissionLinks(ctx.tx, allUsers, user);
+  }
 }
 
 export const userRules: ResourceRules = {
@@ -76,6 +93,7 @@ export const userRules: ResourceRules = {
     next['owner_uuid'] = current['owner_uuid'];
     failIfAny([...(await usernameProblems(ctx, next)), ...flagProblems(ctx, next)]);
   },
+  afterWrite: applyActivation,
   computeAttribute: computeUserAttribute,
   extraHandlers: {
     current: (call) => renderUser(call, call.caller.uuid),

@@ -1,0 +1,43 @@
+import { NotFoundError, UnprocessableError } from '@svc/errors';
+import type { ClusterConfig } from '@svc/config';
+import type { Db } from '../db/db';
+import { validateToken } from '../auth/validate-token';
+import { registerLogin, type LoginIdentity } from '../auth/register-login';
+
+/** Operations only the gateway calls, under `/_internal/`, signed like every other call. */
+export type InternalHandler = (
+  deps: { db: Db; cluster: Readonly<ClusterConfig> },
+  body: Record<string, unknown>,
+) => Promise<unknown>;
+
+const str = (body: Record<string, unknown>, key: string): string => {
+  const v = body[key];
+  if (typeof v !== 'string') throw new UnprocessableError(`${key} must be a string`);
+  return v;
+};
+
+const INTERNAL: Readonly<Record<string, InternalHandler>> = {
+  /** Token → identity for the gateway; 404 when the token is not valid here. */
+  'POST /_internal/tokens/validate': async ({ db, cluster }, body) => {
+    const remote = body['remote'];
+    const valid = await validateToken(db, cluster, {
+      token: str(body, 'token'),
+      remote: typeof remote === 'string' ? remote : null,
+    });
+    if (!valid) throw new NotFoundError('token not valid');
+    return valid;
+  },
+  /** A login the gateway checked with its provider: register the user, issue a token. */
+  'POST /_internal/login': async (deps, body) => {
+    const login = body['login'] as LoginIdentity;
+    if (typeof login !== 'object' || login === null || typeof login.identityUrl !== 'string') {
+      throw new UnprocessableError('login must describe the identity');
+    }
+    const returnTo = typeof body['returnTo'] === 'string' ? body['returnTo'] : null;
+    return registerLogin(deps, login, returnTo);
+  },
+};
+
+export function internalHandler(method: string, path: string): InternalHandler | undefined {
+  return INTERNAL[`${method} ${path}`];
+}

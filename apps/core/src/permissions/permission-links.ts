@@ -1,0 +1,45 @@
+import { builtInUuids } from '@svc/contract';
+import { makeUuid } from '@svc/ids';
+import type { Call } from '../call';
+import { statement, type Db } from '../db/db';
+
+export type PermissionName = 'can_read' | 'can_write' | 'can_manage' | 'can_login';
+
+/**
+ * Makes sure a permission link tail → head with this name exists (owned by the system user),
+ * as the server itself needs them (all-users membership, role creators).
+ */
+export async function ensurePermissionLink(
+  call: Call,
+  tx: Db,
+  tail: string,
+  head: string,
+  name: PermissionName,
+  now: string,
+): Promise<void> {
+  const { rows } = await tx.query(
+    statement(
+      `SELECT 1 FROM links WHERE link_class = 'permission' AND tail_uuid = $1 AND head_uuid = $2 AND name = $3`,
+      [tail, head, name],
+    ),
+  );
+  if (rows.length > 0) return;
+  const c = call.cluster.ClusterID;
+  await tx.query(
+    statement(
+      `INSERT INTO links (uuid, owner_uuid, created_at, modified_at, modified_by_user_uuid, link_class, name, tail_uuid, head_uuid, properties)
+       VALUES ($1, $2, $3::text::timestamptz, $3::text::timestamptz, $4, 'permission', $5, $6, $7, '{}'::jsonb)`,
+      [makeUuid(c, 'o0j2j'), builtInUuids(c).systemUser, now, call.caller.uuid, name, tail, head],
+    ),
+  );
+}
+
+/** Deletes the permission links tail → head (all names, or the given one). */
+export async function deletePermissionLinks(tx: Db, tail: string, head: string, name?: PermissionName): Promise<void> {
+  await tx.query(
+    statement(
+      `DELETE FROM links WHERE link_class = 'permission' AND tail_uuid = $1 AND head_uuid = $2 AND ($3::text IS NULL OR name = $3)`,
+      [tail, head, name ?? null],
+    ),
+  );
+}

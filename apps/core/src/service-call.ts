@@ -1,0 +1,30 @@
+import { findEndpoint, rootIdentity } from '@svc/contract';
+import type { Identity } from '@svc/ids';
+import type { Call } from './call';
+import type { CoreDeps } from './core-deps';
+import type { Db } from './db/db';
+
+/**
+ * A call the server makes on its own behalf (as the system user unless told otherwise), so that
+ * server-side work goes through the same resource rules as client requests. With `tx`, every
+ * write joins that transaction.
+ */
+export function serviceCall(
+  deps: Pick<CoreDeps, 'cluster'>,
+  tx: Db,
+  resource: string,
+  name: string,
+  params: Record<string, unknown> = {},
+  identity: Identity = rootIdentity(deps.cluster.ClusterID),
+): Call {
+  return {
+    cluster: deps.cluster,
+    db: tx,
+    caller: { uuid: identity.userUuid, isAdmin: identity.isAdmin, isActive: identity.isActive, identity },
+    endpoint: findEndpoint(resource, name),
+    params,
+    jsonBody: null,
+    requestId: 'server',
+    locals: {},
+  };
+}

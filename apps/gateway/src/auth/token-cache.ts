@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Identity } from '@svc/ids';
+
+/**
+ * How long a checked token is trusted without asking its cluster again. Changes made through
+ * this gateway (token deleted or changed, user or client changed, logout) evict at once; this
+ * bounds everything else, e.g. a token revoked through another gateway.
+ */
+export const TOKEN_CACHE_TTL_MS = 10_000;
+
+interface Entry {
+  identity: Identity;
+}
+
+const keyOf = (token: string, remote: string | null): string =>
+  createHash('sha256').update(`${token}\n${remote ?? ''}`).digest('hex');
+
+export class TokenCache {
+  private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TOKEN_CACHE_TTL_MS });
+
+  get(token: string, remote: string | null): Identity | undefined {
+    return this.cache.get(keyOf(token, remote))?.identity;
+  }
+
+  /** Never kept past the record's own expiry. */
+  set(token: string, remote: string | null, identity: Identity, expiresAt: string | null): void {
+    const untilExpiry = expiresAt === null ? Infinity : Date.parse(expiresAt) - Date.now();
+    if (untilExpiry <= 0) return;
+    this.cache.set(keyOf(token, remote), { identity }, { ttl: Math.min(TOKEN_CACHE_TTL_MS, untilExpiry) });
+  }
+
+  evictWhere(match: (identity: Identity) => boolean): void {
+    for (const [key, entry] of this.cache.entries()) {
+      if (match(entry.identity)) this.cache.delete(key);
+    }
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,263 @@
+import { hmacHex } from '@svc/ids';
+import { useDeployment } from '../harness/deployment';
+import { login, makeUser } from '../harness/users';
+
+const d = useDeployment({
+  configure: (_id, c) => {
+    c['Login'] = {
+      Test: { Enable: true, Users: { alice: { Email: 'alice@example.com', Password: 'alice-pw' } } },
+      TrustedClients: ['https://app.example.com'],
+    };
+    c['Users'] = { NewUsersAreActive: true, AnonymousUserToken: 'anonymousTokenForTheTests0000000000' };
+  },
+});
+const root = () => d.current.root;
+const secretOf = (v2: string) => v2.split('/')[2]!;
+const uuidOf = (v2: string) => v2.split('/')[1]!;
+
+describe('token forms and validity', () => {
+  it('accepts v2 tokens and bare secrets, refuses wrong secrets', async () => {
+    const u = await makeUser(d.current);
+    for (const token of [u.token, secretOf(u.token)]) {
+      const res = await d.current.client(token).request('GET', '/svc/v1/users/current');
+      expect([res.status, res.body.uuid]).toEqual([200, u.uuid]);
+    }
+    for (const token of [`${u.token}x`, `v2/${uuidOf(u.token)}/nope`, 'justwrong', `v2/zz404-gj3su-000000000000000/${secretOf(u.token)}`]) {
+      const res = await d.current.client(token).request('GET', '/svc/v1/users/current');
+      expect([token, res.status, res.body.errors]).toEqual([token, 401, ['Not logged in']]);
+    }
+  });
+
+  it('stores only a digest of each secret', async () => {
+    const u = await makeUser(d.current);
+    const core = d.current.running.cores[0]!;
+    const { rows } = await core.db.query<Record<string, unknown>>({
+      text: 'SELECT * FROM api_client_authorizations WHERE uuid = $1',
+      values: [u.tokenUuid],
+    });
+    expect(JSON.stringify(rows)).not.toContain(secretOf(u.token));
+    const got = await root().request('GET', `/svc/v1/api_client_authorizations/${u.tokenUuid}`);
+    expect(got.body.api_token).toBeNull();
+  });
+
+  it('honours expiry, also when set later', async () => {
+    const past = await makeUser(d.current, {}, { expires_at: '2001-01-01T00:00:00Z' });
+    expect((await past.client.request('GET', '/svc/v1/users/current')).status).toBe(401);
+    const u = await makeUser(d.current, {}, { expires_at: '2999-01-01T00:00:00Z' });
+    expect((await u.client.request('GET', '/svc/v1/users/current')).status).toBe(200);
+    const expire = await root().request('PATCH', `/svc/v1/api_client_authorizations/${u.tokenUuid}`, {
+      json: { api_client_authorization: { expires_at: '2001-01-01' } },
+    });
+    expect(expire.status).toBe(200);
+    expect((await u.client.request('GET', '/svc/v1/users/current')).status).toBe(401);
+  });
+
+  it('stops working as soon as the token is deleted', async () => {
+    const u = await makeUser(d.current);
+    expect((await u.client.request('GET', '/svc/v1/users/current')).status).toBe(200);
+    const del = await u.client.request('DELETE', `/svc/v1/api_client_authorizations/${u.tokenUuid}`);
+    expect(del.status).toBe(200);
+    expect((await u.client.request('GET', '/svc/v1/users/current')).status).toBe(401);
+  });
+
+  it('accepts a token salted for this cluster, and one salted for a remote only on current with remote=', async () => {
+    const u = await makeUser(d.current);
+    const digest = require('node:crypto').createHash('sha256').update(secretOf(u.token)).digest('hex') as string;
+    const forHere = `v2/${u.tokenUuid}/${hmacHex('sha1', digest, 'home1')}`;
+    expect((await d.current.client(forHere).request('GET', '/svc/v1/users/current')).status).toBe(200);
+    const forRemote = `v2/${u.tokenUuid}/${hmacHex('sha1', digest, 'rmt02')}`;
+    const client = d.current.client(forRemote);
+    expect((await client.request('GET', '/svc/v1/users/current')).status).toBe(401);
+    expect((await client.request('GET', '/svc/v1/groups', { query: { remote: 'rmt02' } })).status).toBe(401);
+    const cur = await client.request('GET', '/svc/v1/api_client_authorizations/current', { query: { remote: 'rmt02' } });
+    expect([cur.status, cur.body.uuid, cur.body.api_token]).toEqual([200, u.tokenUuid, null]);
+    const user = await client.request('GET', '/svc/v1/users/current', { query: { remote: 'rmt02' } });
+    expect([user.status, user.body.uuid]).toEqual([200, u.uuid]);
+  });
+
+  it('lets the anonymous token read but never write', async () => {
+    for (const token of ['anonymousTokenForTheTests0000000000', 'v2/home1-gj3su-anonymouspublic/anonymousTokenForTheTests0000000000']) {
+      const anon = d.current.client(token);
+      const me = await anon.request('GET', '/svc/v1/users/current');
+      expect([me.status, me.body.uuid, me.body.is_active]).toEqual([200, 'home1-tpzed-anonymouspublic', false]);
+      const write = await anon.request('POST', '/svc/v1/workflows', { json: {} });
+      expect([write.status, write.body.errors]).toEqual([403, ['Forbidden']]);
+    }
+  });
+});
+
+describe('api_client_authorizations', () => {
+  it('creates tokens with default scopes and returns the secret only then', async () => {
+    const u = await makeUser(d.current);
+    const created = await u.client.request('POST', '/svc/v1/api_client_authorizations', { json: {} });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ owner_uuid: u.uuid, scopes: ['all'], expires_at: null, api_client_uuid: 'home1-ozdt8-000000000000000' });
+    expect(created.body.api_token).toMatch(/^[0-9a-z]{50}$/);
+    const listed = await u.client.request('GET', '/svc/v1/api_client_authorizations');
+    expect(listed.body.items.every((t: { api_token: unknown }) => t.api_token === null)).toBe(true);
+  });
+
+  it("echoes the presented secret in current", async () => {
+    const u = await makeUser(d.current);
+    const cur = await u.client.request('GET', '/svc/v1/api_client_authorizations/current');
+    expect([cur.status, cur.body.uuid, cur.body.api_token]).toEqual([200, u.tokenUuid, secretOf(u.token)]);
+  });
+
+  it("keeps users to their own tokens; root sees all", async () => {
+    const a = await makeUser(d.current);
+    const b = await makeUser(d.current);
+    const aList = await a.client.request('GET', '/svc/v1/api_client_authorizations');
+    expect(aList.body.items.map((t: { owner_uuid: string }) => t.owner_uuid)).toEqual([a.uuid]);
+    for (const [method, json] of [['GET', undefined], ['PUT', { api_client_authorization: { scopes: [] } }], ['DELETE', undefined]] as const) {
+      const res = await a.client.request(method, `/svc/v1/api_client_authorizations/${b.tokenUuid}`, { json });
+      expect([method, res.status, res.body.errors]).toEqual([method, 404, ['Object not found']]);
+    }
+    expect((await b.client.request('GET', '/svc/v1/users/current')).status).toBe(200);
+    const all = await root().request('GET', '/svc/v1/api_client_authorizations', { query: { limit: 1000 } });
+    const owners = all.body.items.map((t: { owner_uuid: string }) => t.owner_uuid);
+    expect(owners).toEqual(expect.arrayContaining([a.uuid, b.uuid]));
+  });
+
+  it('lets only admins make tokens for other users', async () => {
+    const a = await makeUser(d.current);
+    const b = await makeUser(d.current);
+    const res = await a.client.request('POST', '/svc/v1/api_client_authorizations', {
+      json: { api_client_authorization: { owner_uuid: b.uuid } },
+    });
+    expect([res.status, res.body.errors]).toEqual([403, ['Forbidden: only admins may create tokens for other users']]);
+    const own = await a.client.request('POST', '/svc/v1/api_client_authorizations', {
+      json: { api_client_authorization: { owner_uuid: a.uuid } },
+    });
+    expect(own.status).toBe(200);
+  });
+
+  it('refuses api_token assignment and non-string scopes', async () => {
+    const a = await makeUser(d.current);
+    const token = await a.client.request('POST', '/svc/v1/api_client_authorizations', { json: { api_client_authorization: { api_token: 'x'.repeat(50) } } });
+    expect([token.status, token.body.errors]).toEqual([422, ['api_token assignment not permitted']]);
+    for (const scopes of ['all', [1], [['GET /']]]) {
+      const res = await a.client.request('POST', '/svc/v1/api_client_authorizations', { json: { api_client_authorization: { scopes } } });
+      expect([res.status, res.body.errors]).toEqual([422, ['scopes must be an array of strings']]);
+    }
+  });
+});
+
+describe('scopes over HTTP', () => {
+  const scoped = async (scopes: string[]) => (await makeUser(d.current, {}, { scopes })).client;
+
+  it('enforces the spec example table', async () => {
+    const col = await root().request('POST', '/svc/v1/collections', { json: {} });
+    const other = await root().request('POST', '/svc/v1/collections', { json: {} });
+    const C = `/svc/v1/collections/${col.body.uuid}`;
+    const listOnly = await scoped(['GET /svc/v1/collections']);
+    expect((await listOnly.request('GET', '/svc/v1/collections')).status).toBe(200);
+    expect((await listOnly.request('GET', '/svc/v1/collections/')).status).toBe(200);
+    for (const [m, p] of [['POST', '/svc/v1/collections'], ['GET', '/svc/v1/groups'], ['GET', C]] as const) {
+      const res = await listOnly.request(m, p, { json: {} });
+      expect([m, p, res.status, res.body.errors]).toEqual([m, p, 403, ['Forbidden']]);
+    }
+    const records = await scoped(['GET /svc/v1/collections/']);
+    expect((await records.request('GET', C)).status).toBe(200);
+    expect((await records.request('HEAD', C)).status).toBe(200);
+    expect((await records.request('GET', '/svc/v1/collections')).status).toBe(403);
+    const one = await scoped([`GET ${C}`]);
+    expect((await one.request('GET', C)).status).toBe(200);
+    expect((await one.request('GET', `/svc/v1/collections/${other.body.uuid}`)).status).toBe(403);
+    expect((await one.request('GET', '/svc/v1/collections')).status).toBe(403);
+    const readOnly = await scoped(['GET /']);
+    expect((await readOnly.request('GET', '/svc/v1/groups')).status).toBe(200);
+    expect((await readOnly.request('POST', '/svc/v1/workflows', { json: {} })).status).toBe(403);
+    const patcher = await scoped(['PATCH /svc/v1/workflows/']);
+    const wf = await root().request('POST', '/svc/v1/workflows', { json: {} });
+    expect((await patcher.request('PUT', `/svc/v1/workflows/${wf.body.uuid}`, { json: {} })).status).not.toBe(403);
+    const users = await scoped(['GET /svc/v1/users']);
+    expect((await users.request('GET', '/svc/v1/users/current')).status).toBe(403);
+    const none = await scoped([]);
+    expect((await none.request('GET', '/svc/v1/api_client_authorizations/current')).status).toBe(200);
+    expect((await none.request('GET', '/svc/v1/users/current')).status).toBe(403);
+  });
+
+  it('cannot be escaped with overrides, slashes, dots, encodings or query strings', async () => {
+    const col = await root().request('POST', '/svc/v1/collections', { json: {} });
+    const C = `/svc/v1/collections/${col.body.uuid}`;
+    const client = await scoped([`GET ${C}`]);
+    const attempts: [string, string, Record<string, unknown>][] = [
+      ['POST', C, { query: { _method: 'DELETE' } }],
+      ['POST', C, { headers: { 'x-http-method-override': 'PATCH' }, json: {} }],
+      ['GET', `${C}/../../groups`, {}],
+      ['GET', `${C}/..%2F..%2Fgroups`, {}],
+      ['GET', '/svc/v1/collections/..%2Fgroups', {}],
+      ['GET', '/svc/v1/groups', { query: { path: C } }],
+      ['GET', `/svc/v1/groups?x=${C}`, {}],
+      ['GET', `${C}x`, {}],
+      ['DELETE', C, {}],
+    ];
+    for (const [method, path, opts] of attempts) {
+      const res = await client.request(method, path, opts);
+      expect([method, path, [403, 404].includes(res.status)]).toEqual([method, path, true]);
+    }
+    expect((await root().request('GET', C)).status).toBe(200);
+  });
+
+  it('cannot widen its own scopes', async () => {
+    const u = await makeUser(d.current, {}, { scopes: ['GET /'] });
+    const res = await u.client.request('PUT', `/svc/v1/api_client_authorizations/${u.tokenUuid}`, {
+      json: { api_client_authorization: { scopes: ['all'] } },
+    });
+    expect(res.status).toBe(403);
+    const after = await u.client.request('GET', '/svc/v1/api_client_authorizations/current');
+    expect(after.body.scopes).toEqual(['GET /']);
+  });
+
+  it('lets a token that may create tokens give them any scopes', async () => {
+    const u = await makeUser(d.current, {}, { scopes: ['GET /svc/v1/api_client_authorizations', 'POST /svc/v1/api_client_authorizations'] });
+    expect((await u.client.request('GET', '/svc/v1/api_client_authorizations')).status).toBe(200);
+    const made = await u.client.request('POST', '/svc/v1/api_client_authorizations', { json: { api_client_authorization: { scopes: ['all'] } } });
+    expect([made.status, made.body.scopes]).toEqual([200, ['all']]);
+    expect((await u.client.request('GET', `/svc/v1/api_client_authorizations/${u.tokenUuid}`)).status).toBe(403);
+  });
+});
+
+describe('trusted clients', () => {
+  it('gives untrusted login tokens only current on api_client_authorizations', async () => {
+    const res = await login(d.current, 'alice', 'alice-pw', { return_to: 'https://app.example.com/cb' });
+    expect(res.status).toBe(200);
+    const client = await root().request('GET', `/svc/v1/api_clients/${res.body.api_client_uuid}`);
+    expect(client.body).toMatchObject({ url_prefix: 'https://app.example.com', is_trusted: false, name: 'https://app.example.com' });
+    const untrusted = d.current.client(`v2/${res.body.uuid}/${res.body.api_token}`);
+    const cur = await untrusted.request('GET', '/svc/v1/api_client_authorizations/current');
+    expect([cur.status, cur.body.uuid]).toEqual([200, res.body.uuid]);
+    const message = ["Forbidden: this API client cannot manipulate other clients' access tokens."];
+    for (const [method, path] of [
+      ['GET', '/svc/v1/api_client_authorizations'],
+      ['POST', '/svc/v1/api_client_authorizations'],
+      ['GET', `/svc/v1/api_client_authorizations/${res.body.uuid}`],
+      ['DELETE', `/svc/v1/api_client_authorizations/${res.body.uuid}`],
+    ] as const) {
+      const r = await untrusted.request(method, path, { json: {} });
+      expect([method, path, r.status, r.body.errors]).toEqual([method, path, 403, message]);
+    }
+    expect((await untrusted.request('GET', '/svc/v1/users/current')).status).toBe(200);
+
+    const trust = await root().request('PUT', `/svc/v1/api_clients/${res.body.api_client_uuid}`, { json: { api_client: { is_trusted: true } } });
+    expect(trust.status).toBe(200);
+    const made = await untrusted.request('POST', '/svc/v1/api_client_authorizations', { json: {} });
+    expect([made.status, made.body.api_client_uuid]).toEqual([200, res.body.api_client_uuid]);
+  });
+
+  it('finds the same client again for the same origin', async () => {
+    const a = await login(d.current, 'alice', 'alice-pw', { return_to: 'https://app.example.com/a?x=1' });
+    const b = await login(d.current, 'alice', 'alice-pw', { return_to: 'https://app.example.com:443/b' });
+    expect(a.body.api_client_uuid).toBe(b.body.api_client_uuid);
+  });
+
+  it('lets only admins write api_clients, and never the built-in one', async () => {
+    const u = await makeUser(d.current);
+    const made = await u.client.request('POST', '/svc/v1/api_clients', { json: { api_client: { name: 'x' } } });
+    expect([made.status, made.body.errors]).toEqual([403, ['Forbidden']]);
+    const listed = await u.client.request('GET', '/svc/v1/api_clients');
+    expect(listed.status).toBe(200);
+    const builtIn = await root().request('PUT', '/svc/v1/api_clients/home1-ozdt8-000000000000000', { json: { api_client: { name: 'x' } } });
+    expect([builtIn.status, builtIn.body.errors]).toEqual([403, ['Forbidden']]);
+  });
+});
