@@ -34,7 +34,8 @@ export interface DeploymentOptions {
   configure?: (clusterId: string, section: Record<string, any>) => void;
 }
 
-const silent = pino({ level: 'silent' });
+// SVC_TEST_LOG=error shows what the servers log (they are silent otherwise).
+const silent = pino({ level: process.env['SVC_TEST_LOG'] ?? 'silent' });
 
 /** Starts N cluster cores, each on its own fresh database, and one gateway in front of them. */
 export async function startTestDeployment(opts: DeploymentOptions = {}): Promise<TestDeployment> {

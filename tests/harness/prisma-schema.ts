@@ -32,6 +32,7 @@ export function readPrismaModels(root = join(__dirname, '..', '..')): PrismaMode
         model.table = map[1]!;
         continue;
       }
+      if (line.startsWith('@@id(')) continue;
       const index = INDEX_RE.exec(line);
       if (index) {
         const columns = index[2]!.split(',').map((c) => c.trim().replace(/\(.*\)$/, ''));

@@ -152,13 +152,17 @@ describe('create and update bodies', () => {
   });
 
   it('checks references to other objects', async () => {
-    const res = await root().request('POST', '/svc/v1/links', {
-      json: { link: { link_class: 'tag', head_uuid: 'home1-4zz18-nosuchthing0000', owner_uuid: 'home1-tpzed-nosuchuser00000' } },
+    const owner = await root().request('POST', '/svc/v1/links', {
+      json: { link: { link_class: 'tag', owner_uuid: 'home1-tpzed-nosuchuser00000' } },
     });
-    expect(res.status).toBe(422);
-    expect(res.body.errors.sort()).toEqual([
+    expect([owner.status, owner.body.errors]).toEqual([422, ["owner_uuid 'home1-tpzed-nosuchuser00000' not found"]]);
+    const ends = await root().request('POST', '/svc/v1/links', {
+      json: { link: { link_class: 'tag', head_uuid: 'home1-4zz18-nosuchthing0000', tail_uuid: 'home1-tpzed-nosuchuser00000' } },
+    });
+    expect(ends.status).toBe(422);
+    expect(ends.body.errors.sort()).toEqual([
       "head_uuid 'home1-4zz18-nosuchthing0000' not found",
-      "owner_uuid 'home1-tpzed-nosuchuser00000' not found",
+      "tail_uuid 'home1-tpzed-nosuchuser00000' not found",
     ]);
   });
 

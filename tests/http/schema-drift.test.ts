@@ -14,6 +14,7 @@ interface Column {
 
 const PRISMA_TO_PG: Record<string, string> = {
   String: 'text',
+  Int: 'integer',
   BigInt: 'bigint',
   Float: 'double precision',
   Boolean: 'boolean',
@@ -45,7 +46,10 @@ beforeAll(async () => {
   columns = (
     await db.query<Column>({
       text: `SELECT table_name, column_name, data_type, is_nullable, datetime_precision, collation_name
-             FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
+             FROM information_schema.columns c
+             WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
+               AND EXISTS (SELECT 1 FROM information_schema.tables t WHERE t.table_schema = 'public'
+                           AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE')`,
       values: [],
     })
   ).rows;
@@ -76,7 +80,7 @@ describe('schema.prisma and the SQL migrations', () => {
     }));
     const declared = model.fields.map((f) => ({
       name: f.name,
-      type: PRISMA_TO_PG[f.type],
+      type: f.nativeType === 'SmallInt' ? 'smallint' : PRISMA_TO_PG[f.type],
       nullable: f.optional,
       precision: f.type === 'DateTime' ? Number(/\((\d+)\)/.exec(f.nativeType ?? '')?.[1] ?? 3) : null,
     }));

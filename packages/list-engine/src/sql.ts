@@ -15,6 +15,9 @@ export const toQuery = (fragment: Sql): Query => ({
   values: fragment.values,
 });
 
+/** Any value (arrays included) as one bound parameter. */
+export const bindValue = (value: unknown): Sql => new Sql(['', ''], [value as string]);
+
 /** The table of a resource; its name comes from the schema, never from input. */
 export const tableOf = (r: ResourceSpec): Sql => raw(quoteIdent(r.type));
 

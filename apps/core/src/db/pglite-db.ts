@@ -37,10 +37,13 @@ export async function openPglite(
   loadDataDir?: Blob,
 ): Promise<{ db: Db; pglite: PGlite }> {
   const { PGlite: PGliteClass } = await import('@electric-sql/pglite');
+  // Extensions the migrations create; PGlite ships them separately (stack notes).
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const dataDir = location === 'memory' ? 'memory://' : resolve(location);
   if (location !== 'memory') mkdirSync(dirname(dataDir), { recursive: true });
   const pglite = await PGliteClass.create(dataDir, {
     ...(loadDataDir ? { loadDataDir } : {}),
+    extensions: { pg_trgm },
     parsers: {
       [OID.timestamptz]: parseTimestamptz,
       [OID.timestamp]: parseTimestamptz,

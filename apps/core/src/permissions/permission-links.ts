@@ -2,6 +2,7 @@ import { builtInUuids } from '@svc/contract';
 import { makeUuid } from '@svc/ids';
 import type { Call } from '../call';
 import { statement, type Db } from '../db/db';
+import { refreshPermissions } from './materialize';
 
 export type PermissionName = 'can_read' | 'can_write' | 'can_manage' | 'can_login';
 
@@ -25,6 +26,11 @@ export async function ensurePermissionLink(
   );
   if (rows.length > 0) return;
   const c = call.cluster.ClusterID;
+  await insertLink(call, tx, c, tail, head, name, now);
+  await refreshPermissions(tx, c, [head]);
+}
+
+async function insertLink(call: Call, tx: Db, c: string, tail: string, head: string, name: PermissionName, now: string) {
   await tx.query(
     statement(
       `INSERT INTO links (uuid, owner_uuid, created_at, modified_at, modified_by_user_uuid, link_class, name, tail_uuid, head_uuid, properties)
@@ -35,11 +41,41 @@ export async function ensurePermissionLink(
 }
 
 /** Deletes the permission links tail → head (all names, or the given one). */
-export async function deletePermissionLinks(tx: Db, tail: string, head: string, name?: PermissionName): Promise<void> {
+export async function deletePermissionLinks(
+  tx: Db,
+  clusterId: string,
+  tail: string,
+  head: string,
+  name?: PermissionName,
+): Promise<void> {
   await tx.query(
     statement(
       `DELETE FROM links WHERE link_class = 'permission' AND tail_uuid = $1 AND head_uuid = $2 AND ($3::text IS NULL OR name = $3)`,
       [tail, head, name ?? null],
     ),
   );
+  await refreshPermissions(tx, clusterId, [head]);
+}
+
+/**
+ * Deletes every link whose head or tail is `uuid` (an object deleted for good, other-resources.md
+ * §3), keeping the permission table right for the heads of permission links among them.
+ */
+export async function deleteLinksOf(tx: Db, clusterId: string, uuid: string): Promise<void> {
+  const { rows } = await tx.query<{ head_uuid: string | null; link_class: string }>(
+    statement('DELETE FROM links WHERE head_uuid = $1 OR tail_uuid = $1 RETURNING head_uuid, link_class', [uuid]),
+  );
+  const heads = rows.filter((r) => r.link_class === 'permission' && r.head_uuid).map((r) => r.head_uuid!);
+  await refreshPermissions(tx, clusterId, [...heads, uuid]);
+}
+
+/** Deletes a role's outgoing permission links (trashing a role, permissions.md §4). */
+export async function deleteOutgoingPermissionLinks(tx: Db, clusterId: string, tail: string): Promise<void> {
+  const { rows } = await tx.query<{ head_uuid: string }>(
+    statement(
+      `DELETE FROM links WHERE link_class = 'permission' AND tail_uuid = $1 RETURNING head_uuid`,
+      [tail],
+    ),
+  );
+  await refreshPermissions(tx, clusterId, rows.map((r) => r.head_uuid));
 }

@@ -6,6 +6,7 @@ import type { Call, Reply } from '../../call';
 import { readObject } from '../common/crud';
 import type { Row } from '../common/row';
 import type { ResourceRules } from '../common/rules';
+import { requireActive } from '../../permissions/policy';
 
 const CREATED_SECRET = 'createdTokenSecret';
 
@@ -43,8 +44,16 @@ export const apiClientAuthorizationRules: ResourceRules = {
   resource: apiClientAuthorizations,
   internalColumns: ['secret_digest'],
   guard: requireTrustedClient,
-  /** The caller's own tokens; the root token sees all (auth.md §6). */
-  readScope: (call) => (isRootToken(call) ? [] : [sql`${raw('"owner_uuid"')} = ${call.caller.uuid}`]),
+  policy: {
+    /** The caller's own tokens; the root token sees all (auth.md §6). */
+    visible: (call) => (isRootToken(call) ? [] : [sql`${raw('"api_client_authorizations"."owner_uuid"')} = ${call.caller.uuid}`]),
+    async create(call) {
+      requireActive(call);
+    },
+    async write(call) {
+      requireActive(call);
+    },
+  },
   async prepareCreate(ctx, row) {
     if ('api_token' in ctx.input) throw new UnprocessableError('api_token assignment not permitted');
     const owner = ctx.input['owner_uuid'];

@@ -1,14 +1,16 @@
 import { apiClients, isBuiltIn } from '@svc/contract';
 import { ForbiddenError } from '@svc/errors';
-import { requireAdmin, adminOnlyCreate } from '../common/authorize';
 import type { ResourceRules } from '../common/rules';
+import { adminWritesPolicy } from '../../permissions/policies';
 
-/** Admins create, update and delete clients; the built-in one never changes. */
+/** Any valid token lists and reads clients; admins write them; the built-in one never changes. */
 export const apiClientRules: ResourceRules = {
   resource: apiClients,
-  authorizeCreate: adminOnlyCreate,
-  async authorizeWrite(call, row) {
-    requireAdmin(call);
-    if (isBuiltIn(call.cluster.ClusterID, String(row['uuid']))) throw new ForbiddenError();
+  policy: {
+    ...adminWritesPolicy,
+    async write(call, tx, row, attrs, op) {
+      await adminWritesPolicy.write(call, tx, row, attrs, op);
+      if (isBuiltIn(call.cluster.ClusterID, String(row['uuid']))) throw new ForbiddenError();
+    },
   },
 };

@@ -5,7 +5,8 @@ import type { Call, Reply } from '../../call';
 import { crudHandlers, failIfAny } from '../common/crud';
 import type { Row } from '../common/row';
 import type { ResourceRules, WriteContext } from '../common/rules';
-import { applyTrashInput, notTrashedScope, trashRow } from '../common/trash';
+import { applyTrashInput, trashRow } from '../common/trash';
+import { ownedPolicy } from '../../permissions/policies';
 import { applyManifest, isPortableDataHash } from './manifest-fields';
 
 /** Set by the storage system: admins only, anyone else may only clear them. */
@@ -40,7 +41,7 @@ function applyCollectionInput(ctx: WriteContext, current: Row | null, row: Row):
 
 /** `GET /collections/<pdh>`: the manifest of some readable, not hidden collection with that hash. */
 async function getByPortableDataHash(call: Call, rules: ResourceRules, pdh: string): Promise<Reply> {
-  const scope = (rules.readScope?.(call, 'read') ?? []).map((c) => sql`(${c})`);
+  const scope = rules.policy.visible(call, 'read').map((c) => sql`(${c})`);
   const conditions = join([sql`"portable_data_hash" = ${pdh}`, ...scope], ' AND ');
   const { rows } = await call.db.query<Row>(
     toQuery(sql`SELECT "manifest_text" FROM ${tableOf(collections)} WHERE ${conditions} LIMIT 1`),
@@ -53,7 +54,7 @@ async function getByPortableDataHash(call: Call, rules: ResourceRules, pdh: stri
 
 export const collectionRules: ResourceRules = {
   resource: collections,
-  readScope: notTrashedScope,
+  policy: ownedPolicy('collections', true),
   async prepareCreate(ctx, row) {
     applyCollectionInput(ctx, null, row);
   },

@@ -1,5 +1,6 @@
 import { convertParam, msg, type ResourceSpec, isBuiltIn } from '@svc/contract';
 import { ForbiddenError, NotFoundError, UnprocessableError } from '@svc/errors';
+import type { Purpose } from '../../permissions/policy';
 import { compileList, parseListParams, parseSelect, rowColumns, type Sql } from '@svc/list-engine';
 import { makeUuid } from '@svc/ids';
 import type { Call, Handler, Reply } from '../../call';
@@ -9,7 +10,7 @@ import { renderObject } from './render';
 import { nowCanonical, type Row } from './row';
 import type { ResourceRules, WriteContext } from './rules';
 import { enforceUniqueName } from './unique-name';
-import { deleteLinksOf } from './links-of';
+import { deleteLinksOf } from '../../permissions/permission-links';
 import { checkReferences } from './references';
 import {
   deleteStatement,
@@ -27,13 +28,22 @@ const boolParam = (call: Call, name: string): boolean =>
 
 const uuidParam = (call: Call): string => String(call.params['uuid'] ?? '');
 
-function render(call: Call, rules: ResourceRules, row: Row, select: string[] | null, forList = false) {
-  const compute = rules.computeAttribute;
-  return renderObject(rules.resource, row, select, forList, compute && ((n, rw) => compute(call, n, rw)));
+/** Renders rows after the resource loaded what its computed attributes need. */
+async function renderAll(call: Call, rules: ResourceRules, rows: readonly Row[], select: string[] | null, forList: boolean) {
+  await rules.beforeRender?.(call, rows);
+  return rows.map((row) => render(call, rules, row, select, forList));
 }
 
-const scopeOf = (call: Call, rules: ResourceRules, purpose: 'read' | 'remove' = 'read'): Sql[] =>
-  rules.readScope?.(call, purpose) ?? [];
+function render(call: Call, rules: ResourceRules, row: Row, select: string[] | null, forList = false) {
+  const compute = rules.computeAttribute;
+  const out = renderObject(rules.resource, row, select, forList, compute && ((n, rw) => compute(call, n, rw)));
+  const allowed = rules.visibleAttributes?.(call, row);
+  if (allowed) for (const key of Object.keys(out)) if (!allowed.has(key)) delete out[key];
+  return out;
+}
+
+const scopeOf = (call: Call, rules: ResourceRules, purpose: Purpose = 'read'): Sql[] =>
+  rules.policy.visible(call, purpose);
 
 /** The row a uuid names, if the caller may see it; 404 otherwise (never 403). */
 export async function findVisible(
@@ -42,7 +52,7 @@ export async function findVisible(
   db: Db,
   uuid: string,
   lock: boolean,
-  purpose: 'read' | 'remove' = 'read',
+  purpose: Purpose = 'read',
 ): Promise<Row> {
   const r = rules.resource;
   const { rows } = await db.query<Row>(
@@ -50,10 +60,6 @@ export async function findVisible(
   );
   if (!rows[0]) throw new NotFoundError();
   return rows[0];
-}
-
-function requireActive(call: Call): void {
-  if (!call.caller.isActive) throw new ForbiddenError(msg.userNotActive());
 }
 
 /** A new row: schema defaults, then the client's `rw` attributes, then the common fields. */
@@ -80,14 +86,15 @@ async function create(call: Call, rules: ResourceRules): Promise<Reply> {
   const ensureUnique = boolParam(call, 'ensure_unique_name');
   const attrs = extractAttributes(call, r);
   const row = await call.db.transaction(async (tx) => {
-    requireActive(call);
-    await rules.authorizeCreate?.(call, attrs, tx);
+    await rules.policy.create(call, tx, attrs);
     const input = checkedInput(call, r, attrs, 'create');
     const now = nowCanonical();
     const ctx: WriteContext = { call, tx, now, input };
     const draft = draftRow(call, r, input, now);
     await rules.prepareCreate?.(ctx, draft);
-    await checkReferences(tx, r, draft, null, rules.ownReferenceRules);
+    const existing = await rules.existingFor?.(ctx, draft);
+    if (existing) return findVisible(call, rules, tx, String(existing['uuid']), false);
+    await checkReferences(call, tx, r, draft, null, rules.ownReferenceRules);
     if (r.uniqueNamePerOwner) await enforceUniqueName(tx, r, draft, now, ensureUnique);
     const { rows } = await tx.query<Row>(
       insertStatement(r, draft, rowColumns(r, null, false), rules.internalColumns),
@@ -95,7 +102,7 @@ async function create(call: Call, rules: ResourceRules): Promise<Reply> {
     await rules.afterWrite?.(ctx, rows[0]!, null);
     return rows[0]!;
   });
-  return { body: render(call, rules, row, select) };
+  return { body: (await renderAll(call, rules, [row], select, false))[0] };
 }
 
 const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -106,8 +113,7 @@ async function update(call: Call, rules: ResourceRules): Promise<Reply> {
   const attrs = extractAttributes(call, r);
   const row = await call.db.transaction(async (tx) => {
     const current = await findVisible(call, rules, tx, uuidParam(call), true);
-    requireActive(call);
-    await rules.authorizeWrite?.(call, current, tx, 'update');
+    await rules.policy.write(call, tx, current, attrs, 'update');
     const input = checkedInput(call, r, attrs, 'update', String(current['uuid']));
     const now = nowCanonical();
     const ctx: WriteContext = { call, tx, now, input };
@@ -116,7 +122,7 @@ async function update(call: Call, rules: ResourceRules): Promise<Reply> {
       if ((r.attributes[name]?.input ?? 'rw') === 'rw') next[name] = value;
     }
     await rules.prepareUpdate?.(ctx, current, next);
-    await checkReferences(tx, r, next, current, rules.ownReferenceRules);
+    await checkReferences(call, tx, r, next, current, rules.ownReferenceRules);
     const changes: Row = {};
     for (const name of storedColumns(r)) {
       if (name in next && !sameValue(next[name], current[name])) changes[name] = next[name];
@@ -133,7 +139,7 @@ async function update(call: Call, rules: ResourceRules): Promise<Reply> {
     await rules.afterWrite?.(ctx, rows[0]!, current);
     return rows[0]!;
   });
-  return { body: render(call, rules, row, select) };
+  return { body: (await renderAll(call, rules, [row], select, false))[0] };
 }
 
 async function remove(call: Call, rules: ResourceRules): Promise<Reply> {
@@ -141,23 +147,22 @@ async function remove(call: Call, rules: ResourceRules): Promise<Reply> {
   const select = selectParam(call, r);
   const row = await call.db.transaction(async (tx) => {
     const current = await findVisible(call, rules, tx, uuidParam(call), true, 'remove');
-    requireActive(call);
-    await rules.authorizeWrite?.(call, current, tx, 'delete');
+    await rules.policy.write(call, tx, current, null, 'delete');
     if (isBuiltIn(call.cluster.ClusterID, String(current['uuid']))) throw new ForbiddenError();
     if (rules.remove) return rules.remove(call, current, tx, nowCanonical());
     await tx.query(deleteStatement(r, String(current['uuid'])));
-    await deleteLinksOf(tx, String(current['uuid']));
+    await deleteLinksOf(tx, call.cluster.ClusterID, String(current['uuid']));
     await rules.afterRemove?.(call, current, tx);
     return current;
   });
-  return { body: render(call, rules, row, select) };
+  return { body: (await renderAll(call, rules, [row], select, false))[0] };
 }
 
 /** The object a uuid names, rendered with the call's `select` (no guard: callers decide). */
 export async function readObject(call: Call, rules: ResourceRules, uuid: string): Promise<Reply> {
   const select = selectParam(call, rules.resource);
   const row = await findVisible(call, rules, call.db, uuid, false);
-  return { body: render(call, rules, row, select) };
+  return { body: (await renderAll(call, rules, [row], select, false))[0] };
 }
 
 const get = (call: Call, rules: ResourceRules): Promise<Reply> => readObject(call, rules, uuidParam(call));
@@ -177,7 +182,7 @@ async function list(call: Call, rules: ResourceRules): Promise<Reply> {
       kind: `${r.kind}List`,
       offset: plan.offset,
       limit: plan.limit,
-      items: items.rows.map((row) => render(call, rules, row, plan.select, true)),
+      items: await renderAll(call, rules, items.rows, plan.select, true),
       ...(count ? { items_available: Number(count.rows[0]?.n ?? 0) } : {}),
     },
   };

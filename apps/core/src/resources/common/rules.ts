@@ -1,5 +1,5 @@
 import type { ResourceSpec } from '@svc/contract';
-import type { Sql } from '@svc/list-engine';
+import type { AccessPolicy } from '../../permissions/policy';
 import type { Call, Handler } from '../../call';
 import type { Db } from '../../db/db';
 import type { Row } from './row';
@@ -26,16 +26,17 @@ export interface ResourceRules {
   readonly internalColumns?: readonly string[];
   /** Runs first in every common method (create, get, update, delete, list); throws 403. */
   guard?(call: Call): void;
-  /**
-   * Extra read conditions (visibility), ANDed into every get, list and write lookup.
-   * `remove` lookups find objects that are trashed themselves (groups.md §6).
-   */
-  readScope?(call: Call, purpose: 'read' | 'remove'): Sql[];
-  /** May the caller create/update/delete at all? Throws 403. Runs before validation. */
-  authorizeCreate?(call: Call, input: Readonly<Record<string, unknown>>, tx: Db): Promise<void>;
-  authorizeWrite?(call: Call, row: Row, tx: Db, op: 'update' | 'delete'): Promise<void>;
+  /** Who may see and change these objects: applied by every common method, never optional. */
+  readonly policy: AccessPolicy;
   /** Completes a new row: computed values, resource validation (throws 422). */
   prepareCreate?(ctx: WriteContext, row: Row): Promise<void>;
+  /**
+   * After prepareCreate: an existing object that answers this create instead (e.g. a duplicate
+   * permission link); only its uuid is needed.
+   */
+  existingFor?(ctx: WriteContext, draft: Row): Promise<Row | null>;
+  /** Attributes a caller may see of this row, when fewer than all (others' user records). */
+  visibleAttributes?(call: Call, row: Row): ReadonlySet<string> | null;
   /** Completes the next version of a row; `current` is the stored one. */
   prepareUpdate?(ctx: WriteContext, current: Row, next: Row): Promise<void>;
   /** Runs in the same transaction after the row is written (links, permission table). */
@@ -44,6 +45,8 @@ export interface ResourceRules {
   remove?(call: Call, row: Row, tx: Db, now: string): Promise<Row>;
   /** Runs in the same transaction after a row is removed. */
   afterRemove?(call: Call, row: Row, tx: Db): Promise<void>;
+  /** Loads what computeAttribute needs for a batch of rows about to be rendered. */
+  beforeRender?(call: Call, rows: readonly Row[]): Promise<void>;
   /** Values of attributes that are neither stored nor computed in SQL. */
   computeAttribute?(call: Call, name: string, row: Row): unknown;
   /** Operations beyond the common ones, by endpoint name (`current`, `system`, …). */

@@ -1,6 +1,5 @@
-import { convertParam } from '@svc/contract';
 import { UnprocessableError } from '@svc/errors';
-import { raw, sql, type Sql } from '@svc/list-engine';
+import type { Sql } from '@svc/list-engine';
 import type { Call } from '../../call';
 import type { Db } from '../../db/db';
 import { addSeconds, compareTimes, type Row } from './row';
@@ -60,11 +59,4 @@ export async function trashRow(
   };
   const { rows } = await tx.query<Row>(updateStatement(r, String(row['uuid']), changes, returning));
   return rows[0]!;
-}
-
-/** Hidden (trashed) rows are left out unless `include_trash=true` or the lookup is a removal. */
-export function notTrashedScope(call: Call, purpose: 'read' | 'remove'): Sql[] {
-  if (purpose === 'remove') return [];
-  const includeTrash = (convertParam('include_trash', 'boolean', call.params['include_trash']) as boolean | undefined) ?? false;
-  return includeTrash ? [] : [sql`${raw('"trash_at" IS NULL OR "trash_at" > statement_timestamp()')}`];
 }

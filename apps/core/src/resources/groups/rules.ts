@@ -1,18 +1,24 @@
-import { groups, builtInUuids } from '@svc/contract';
+import { builtInUuids, convertParam, groups } from '@svc/contract';
 import { UnprocessableError } from '@svc/errors';
 import { rowColumns } from '@svc/list-engine';
-import { failIfAny } from '../common/crud';
-import { adminPermissionFlag } from '../common/permission-flags';
+import type { Call, Handler } from '../../call';
+import type { Db } from '../../db/db';
+import { refreshPermissions } from '../../permissions/materialize';
+import { deleteOutgoingPermissionLinks, ensurePermissionLink } from '../../permissions/permission-links';
+import { refreshTrashedGroups } from '../../permissions/trash-index';
+import { crudHandlers, failIfAny } from '../common/crud';
+import { loadPermissionFlags, permissionFlag } from '../common/permission-flags';
 import type { Row } from '../common/row';
-import type { ResourceRules } from '../common/rules';
-import { applyTrashInput, notTrashedScope, trashRow } from '../common/trash';
+import type { ResourceRules, WriteContext } from '../common/rules';
+import { applyTrashInput, isTrashedAt, trashRow } from '../common/trash';
+import { groupPolicy, isRole } from './policy';
 
 const GROUP_CLASSES = ['project', 'filter', 'role'];
 const MAX_DESCRIPTION = 524288;
 
 function nameProblems(row: Row): string[] {
   const name = String(row['name']);
-  if (row['group_class'] === 'role') return [];
+  if (isRole(row)) return [];
   const problems: string[] = [];
   if (name === '.' || name === '..') problems.push("name cannot be '.' or '..'");
   if (name.includes('/')) problems.push("name cannot contain a '/' character");
@@ -26,30 +32,74 @@ function descriptionProblems(row: Row): string[] {
     : [];
 }
 
+/**
+ * Ownership and trash are edges of the permission graph and of the hidden-objects index:
+ * keep both right in the same transaction. A trashed role loses its outgoing links.
+ */
+async function afterGroupWrite(call: Call, tx: Db, row: Row, previous: Row | null, now: string): Promise<void> {
+  const uuid = String(row['uuid']);
+  const c = call.cluster.ClusterID;
+  if (!previous || previous['owner_uuid'] !== row['owner_uuid']) await refreshPermissions(tx, c, [uuid]);
+  if (!previous || previous['owner_uuid'] !== row['owner_uuid'] || previous['trash_at'] !== row['trash_at']) {
+    await refreshTrashedGroups(tx, uuid);
+  }
+  if (!previous && isRole(row) && call.caller.uuid !== builtInUuids(c).systemUser) {
+    await ensurePermissionLink(call, tx, call.caller.uuid, uuid, 'can_manage', now);
+  }
+  if (isRole(row) && isTrashedAt(row, now) && !(previous && isTrashedAt(previous, now))) {
+    await deleteOutgoingPermissionLinks(tx, c, uuid);
+  }
+}
+
+async function prepareCreate(ctx: WriteContext, row: Row): Promise<void> {
+  const klass = ctx.input['group_class'];
+  if (typeof klass !== 'string' || !GROUP_CLASSES.includes(klass)) {
+    throw new UnprocessableError(`group_class must be one of 'project', 'role' or 'filter', was '${klass ?? ''}'`);
+  }
+  const name = ctx.input['name'];
+  if (name === undefined || name === null || name === '') row['name'] = row['uuid'];
+  if (klass === 'role') row['owner_uuid'] = builtInUuids(ctx.call.cluster.ClusterID).systemUser;
+  applyTrashInput(ctx, null, row);
+  failIfAny([...nameProblems(row), ...descriptionProblems(row)]);
+}
+
+async function prepareUpdate(ctx: WriteContext, current: Row, next: Row): Promise<void> {
+  if ('group_class' in ctx.input && ctx.input['group_class'] !== current['group_class']) {
+    throw new UnprocessableError('group_class cannot be modified after record is created');
+  }
+  if (next['name'] === null || next['name'] === '') throw new UnprocessableError("name can't be blank");
+  if (isRole(current)) next['owner_uuid'] = current['owner_uuid'];
+  applyTrashInput(ctx, current, next);
+  failIfAny([...nameProblems(next), ...descriptionProblems(next)]);
+}
+
+/**
+ * `async=true` answers 202 (groups.md §9). The permission update may lag by
+ * API.AsyncPermissionsUpdateInterval; svc applies it before answering, which the contract allows.
+ */
+function answering202WhenAsync(handler: Handler): Handler {
+  return async (call) => {
+    const isAsync = (convertParam('async', 'boolean', call.params['async']) as boolean | undefined) ?? false;
+    const reply = await handler(call);
+    return isAsync ? { ...reply, status: 202 } : reply;
+  };
+}
+
 export const groupRules: ResourceRules = {
   resource: groups,
-  readScope: notTrashedScope,
-  async prepareCreate(ctx, row) {
-    const klass = ctx.input['group_class'];
-    if (typeof klass !== 'string' || !GROUP_CLASSES.includes(klass)) {
-      throw new UnprocessableError(
-        `group_class must be one of 'project', 'role' or 'filter', was '${klass ?? ''}'`,
-      );
-    }
-    const name = ctx.input['name'];
-    if (name === undefined || name === null || name === '') row['name'] = row['uuid'];
-    if (klass === 'role') row['owner_uuid'] = builtInUuids(ctx.call.cluster.ClusterID).systemUser;
-    applyTrashInput(ctx, null, row);
-    failIfAny([...nameProblems(row), ...descriptionProblems(row)]);
+  policy: groupPolicy,
+  prepareCreate,
+  prepareUpdate,
+  afterWrite: (ctx, row, previous) => afterGroupWrite(ctx.call, ctx.tx, row, previous, ctx.now),
+  async remove(call, row, tx, now) {
+    const trashed = await trashRow(call, groups, row, tx, now, rowColumns(groups, null, false));
+    await afterGroupWrite(call, tx, trashed, row, now);
+    return trashed;
   },
-  async prepareUpdate(ctx, current, next) {
-    if ('group_class' in ctx.input && ctx.input['group_class'] !== current['group_class']) {
-      throw new UnprocessableError('group_class cannot be modified after record is created');
-    }
-    if (next['name'] === null || next['name'] === '') throw new UnprocessableError("name can't be blank");
-    applyTrashInput(ctx, current, next);
-    failIfAny([...nameProblems(next), ...descriptionProblems(next)]);
+  beforeRender: loadPermissionFlags,
+  computeAttribute: permissionFlag,
+  get extraHandlers() {
+    const common = crudHandlers(groupRules);
+    return { create: answering202WhenAsync(common.create!), update: answering202WhenAsync(common.update!) };
   },
-  remove: (call, row, tx, now) => trashRow(call, groups, row, tx, now, rowColumns(groups, null, false)),
-  computeAttribute: adminPermissionFlag,
 };

@@ -1,6 +1,131 @@
-import { links } from '@svc/contract';
-import type { ResourceRules } from '../common/rules';
+import { links, msg } from '@svc/contract';
+import { UnprocessableError } from '@svc/errors';
+import { parseUuid } from '@svc/ids';
+import type { Call } from '../../call';
+import { statement, type Db } from '../../db/db';
+import { levelOfLinkName, isGroupUuid, isUserUuid, PERMISSION_NAMES } from '../../permissions/levels';
+import { refreshPermissions } from '../../permissions/materialize';
+import { isReadable } from '../../permissions/readable';
+import { builtInUuids } from '@svc/contract';
+import { failIfAny } from '../common/crud';
+import type { Row } from '../common/row';
+import type { ResourceRules, WriteContext } from '../common/rules';
+import { linkPolicy } from './policy';
+
+const isPermission = (row: Row): boolean => row['link_class'] === 'permission';
+const LEVEL_NAMES = ['can_read', 'can_write', 'can_manage'];
+
+/** A remote user (of a configured remote cluster) may be a tail without a lookup. */
+function isRemoteUser(call: Call, uuid: string): boolean {
+  const parsed = parseUuid(uuid);
+  return parsed !== null && parsed.infix === 'tpzed' && parsed.cluster in call.cluster.RemoteClusters;
+}
+
+async function tailProblems(ctx: WriteContext, tail: unknown): Promise<string[]> {
+  if (typeof tail !== 'string') return [];
+  if (isRemoteUser(ctx.call, tail)) return [];
+  if (!(await isReadable(ctx.tx, ctx.call.caller, tail))) return [msg.referenceNotFound('tail_uuid', tail)];
+  if (isUserUuid(tail)) return [];
+  if (!isGroupUuid(tail)) return ['tail_uuid must be a user or role'];
+  const { rows } = await ctx.tx.query<{ group_class: string }>(statement('SELECT group_class FROM groups WHERE uuid = $1', [tail]));
+  const klass = rows[0]?.group_class;
+  return klass === 'role' ? [] : [`tail_uuid must be a user or role, was group with group_class ${klass}`];
+}
+
+/** Rules of permission links (permissions.md §3); other links only need readable ends. */
+async function checkLink(ctx: WriteContext, row: Row, previous: Row | null): Promise<void> {
+  const problems: string[] = [];
+  const changed = (name: string) => !previous || previous[name] !== row[name];
+  if (!isPermission(row)) {
+    for (const end of ['tail_uuid', 'head_uuid']) {
+      const v = row[end];
+      if (typeof v === 'string' && changed(end) && !(await isReadable(ctx.tx, ctx.call.caller, v))) {
+        problems.push(msg.referenceNotFound(end, v));
+      }
+    }
+    return failIfAny(problems);
+  }
+  if (!PERMISSION_NAMES.includes(row['name'] as never)) {
+    problems.push(`name '${String(row['name'])}' is invalid permission, must be one of 'can_read', 'can_write', 'can_manage', 'can_login'`);
+  }
+  if (changed('tail_uuid')) problems.push(...(await tailProblems(ctx, row['tail_uuid'])));
+  const head = row['head_uuid'];
+  if (typeof head === 'string' && changed('head_uuid') && !(await isReadable(ctx.tx, ctx.call.caller, head))) {
+    problems.push(msg.referenceNotFound('head_uuid', head));
+  }
+  failIfAny(problems);
+}
+
+/** Only the level of a permission link may change. */
+function checkPermissionUpdate(ctx: WriteContext, current: Row, next: Row): void {
+  if (!isPermission(current) && !isPermission(next)) return;
+  for (const name of ['link_class', 'tail_uuid', 'head_uuid', 'properties', 'owner_uuid']) {
+    if (name in ctx.input && JSON.stringify(next[name]) !== JSON.stringify(current[name])) {
+      throw new UnprocessableError('Can only alter permission link level');
+    }
+  }
+}
+
+async function overlapping(tx: Db, row: Row): Promise<Row[]> {
+  const { rows } = await tx.query<Row>(
+    statement(
+      `SELECT uuid, name FROM links WHERE link_class = 'permission' AND tail_uuid = $1 AND head_uuid = $2
+        AND name = ANY($3::text[]) AND uuid <> $4 ORDER BY created_at, uuid`,
+      [row['tail_uuid'], row['head_uuid'], LEVEL_NAMES, row['uuid']],
+    ),
+  );
+  return rows;
+}
+
+/**
+ * At most one level link per (tail, head): a second create answers the existing link, raised
+ * to the requested level if that is higher (permissions.md §3).
+ */
+async function existingLevelLink(ctx: WriteContext, draft: Row): Promise<Row | null> {
+  if (!isPermission(draft) || !LEVEL_NAMES.includes(String(draft['name']))) return null;
+  const existing = (await overlapping(ctx.tx, draft))[0];
+  if (!existing) return null;
+  if (levelOfLinkName(draft['name']) > levelOfLinkName(existing['name'])) {
+    await ctx.tx.query(
+      statement('UPDATE links SET name = $1, modified_at = $2::text::timestamptz, modified_by_user_uuid = $3 WHERE uuid = $4', [
+        draft['name'],
+        ctx.now,
+        ctx.call.caller.uuid,
+        existing['uuid'],
+      ]),
+    );
+    await refreshPermissions(ctx.tx, ctx.call.cluster.ClusterID, [String(draft['head_uuid'])]);
+  }
+  return { uuid: existing['uuid'] };
+}
+
+/** Updating a link to a level deletes any other link of the same pair. */
+async function afterLinkWrite(ctx: WriteContext, row: Row, previous: Row | null): Promise<void> {
+  if (!isPermission(row) && !(previous && isPermission(previous))) return;
+  if (previous && isPermission(row) && LEVEL_NAMES.includes(String(row['name']))) {
+    const others = (await overlapping(ctx.tx, row)).map((r) => r['uuid']);
+    if (others.length > 0) await ctx.tx.query(statement('DELETE FROM links WHERE uuid = ANY($1::text[])', [others]));
+  }
+  const heads = [row['head_uuid'], previous?.['head_uuid']].filter((h): h is string => typeof h === 'string');
+  await refreshPermissions(ctx.tx, ctx.call.cluster.ClusterID, heads);
+}
 
 export const linkRules: ResourceRules = {
   resource: links,
+  policy: linkPolicy,
+  ownReferenceRules: ['tail_uuid', 'head_uuid'],
+  async prepareCreate(ctx, row) {
+    if (isPermission(row)) row['owner_uuid'] = builtInUuids(ctx.call.cluster.ClusterID).systemUser;
+    await checkLink(ctx, row, null);
+  },
+  existingFor: existingLevelLink,
+  async prepareUpdate(ctx, current, next) {
+    checkPermissionUpdate(ctx, current, next);
+    if (isPermission(next)) next['owner_uuid'] = current['owner_uuid'];
+    await checkLink(ctx, next, current);
+  },
+  afterWrite: afterLinkWrite,
+  async afterRemove(call, row, tx) {
+    if (isPermission(row)) await refreshPermissions(tx, call.cluster.ClusterID, [String(row['head_uuid'] ?? '')]);
+  },
 };

@@ -2,9 +2,9 @@ import { users, builtInUuids } from '@svc/contract';
 import { ForbiddenError } from '@svc/errors';
 import type { Call, Reply } from '../../call';
 import { statement } from '../../db/db';
-import { requireAdmin, adminOnlyCreate } from '../common/authorize';
 import { failIfAny, readObject } from '../common/crud';
-import { adminPermissionFlag } from '../common/permission-flags';
+import { loadPermissionFlags, permissionFlag } from '../common/permission-flags';
+import { PUBLIC_USER_ATTRIBUTES, userPolicy } from './policy';
 import type { Row } from '../common/row';
 import type { ResourceRules, WriteContext } from '../common/rules';
 import { deletePermissionLinks, ensurePermissionLink } from '../../permissions/permission-links';
@@ -54,7 +54,7 @@ function restrictSelfUpdate(ctx: WriteContext, current: Row, next: Row): void {
 
 function computeUserAttribute(call: Call, name: string, row: Row): unknown {
   if (name === 'is_invited') return row['is_active'] === true || call.cluster.Users.NewUsersAreActive;
-  return adminPermissionFlag(call, name, row);
+  return permissionFlag(call, name, row);
 }
 
 const renderUser = (call: Call, uuid: string): Promise<Reply> => readObject(call, userRules, uuid);
@@ -73,17 +73,14 @@ async function applyActivation(ctx: WriteContext, row: Row, previous: Row | null
     await ensurePermissionLink(ctx.call, ctx.tx, user, allUsers, 'can_write', ctx.now);
     await ensurePermissionLink(ctx.call, ctx.tx, allUsers, user, 'can_read', ctx.now);
   } else {
-    await deletePermissionLinks(ctx.tx, user, allUsers);
-    await deletePermissionLinks(ctx.tx, allUsers, user);
+    await deletePermissionLinks(ctx.tx, ctx.call.cluster.ClusterID, user, allUsers);
+    await deletePermissionLinks(ctx.tx, ctx.call.cluster.ClusterID, allUsers, user);
   }
 }
 
 export const userRules: ResourceRules = {
   resource: users,
-  authorizeCreate: adminOnlyCreate,
-  async authorizeWrite(call, row, _tx, op) {
-    if (op === 'delete' || row['uuid'] !== call.caller.uuid) requireAdmin(call);
-  },
+  policy: userPolicy,
   async prepareCreate(ctx, row) {
     row['owner_uuid'] = builtInUuids(ctx.call.cluster.ClusterID).systemUser;
     failIfAny([...(await usernameProblems(ctx, row)), ...flagProblems(ctx, row)]);
@@ -94,6 +91,9 @@ export const userRules: ResourceRules = {
     failIfAny([...(await usernameProblems(ctx, next)), ...flagProblems(ctx, next)]);
   },
   afterWrite: applyActivation,
+  visibleAttributes: (call, row) =>
+    call.caller.isAdmin || row['uuid'] === call.caller.uuid ? null : PUBLIC_USER_ATTRIBUTES,
+  beforeRender: loadPermissionFlags,
   computeAttribute: computeUserAttribute,
   extraHandlers: {
     current: (call) => renderUser(call, call.caller.uuid),

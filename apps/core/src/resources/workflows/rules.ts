@@ -3,6 +3,7 @@ import { workflows } from '@svc/contract';
 import { UnprocessableError } from '@svc/errors';
 import type { ResourceRules, WriteContext } from '../common/rules';
 import type { Row } from '../common/row';
+import { ownedPolicy } from '../../permissions/policies';
 
 function parseDefinition(text: string): unknown {
   try {
@@ -26,6 +27,7 @@ function applyDefinition(ctx: WriteContext, row: Row): void {
 
 export const workflowRules: ResourceRules = {
   resource: workflows,
+  policy: ownedPolicy('workflows'),
   async prepareCreate(ctx, row) {
     applyDefinition(ctx, row);
   },

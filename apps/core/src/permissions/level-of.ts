@@ -1,0 +1,48 @@
+import { bindValue, sql, toQuery } from '@svc/list-engine';
+import type { Caller } from '../call';
+import type { Db } from '../db/db';
+import { callerSet } from './caller-set';
+import { MANAGE, NONE, type Level } from './levels';
+
+/**
+ * The caller's level on one object (permissions.md §5): 3 on itself, its managed users and
+ * what they own; otherwise the best stored row on the object or on its owner (traversable), or
+ * for user records the best permission link into them. Admins have 3 on everything.
+ */
+export async function levelOf(db: Db, caller: Caller, uuid: string): Promise<Level> {
+  return (await levelsOf(db, caller, [uuid])).get(uuid) ?? NONE;
+}
+
+/** levelOf for many objects in one query (rendering can_write / can_manage of a page). */
+export async function levelsOf(db: Db, caller: Caller, uuids: readonly string[]): Promise<Map<string, Level>> {
+  const out = new Map<string, Level>();
+  if (uuids.length === 0) return out;
+  if (caller.isAdmin) {
+    const { rows } = await db.query<{ uuid: string }>(
+      toQuery(sql`SELECT uuid FROM object_owners WHERE uuid = ANY(${bindValue([...uuids])}::text[])`),
+    );
+    for (const r of rows) out.set(r.uuid, MANAGE);
+    return out;
+  }
+  const s = callerSet(caller.uuid);
+  const { rows } = await db.query<{ uuid: string; level: number | null }>(
+    toQuery(sql`
+      SELECT o.uuid, greatest(
+        CASE WHEN o.uuid IN ${s} OR o.owner_uuid IN ${s} THEN 3 ELSE 0 END,
+        (SELECT max(p.perm_level) FROM materialized_permissions p
+          WHERE p.user_uuid IN ${s}
+            AND (p.target_uuid = o.uuid OR (p.target_uuid = o.owner_uuid AND p.traverse_owned))),
+        (SELECT max(least(CASE WHEN l.tail_uuid IN ${s} THEN 3 ELSE p.perm_level END,
+                          CASE l.name WHEN 'can_manage' THEN 3 WHEN 'can_write' THEN 2 ELSE 1 END))
+           FROM links l
+           LEFT JOIN materialized_permissions p
+             ON p.target_uuid = l.tail_uuid AND p.user_uuid IN ${s} AND substr(l.tail_uuid, 7, 5) = 'j7d0g'
+          WHERE substr(o.uuid, 7, 5) = 'tpzed' AND l.link_class = 'permission' AND l.head_uuid = o.uuid
+            AND l.name IN ('can_read', 'can_write', 'can_manage', 'can_login')
+            AND (l.tail_uuid IN ${s} OR p.user_uuid IS NOT NULL))
+      ) AS level
+      FROM object_owners o WHERE o.uuid = ANY(${bindValue([...uuids])}::text[])`),
+  );
+  for (const r of rows) out.set(r.uuid, (r.level ?? NONE) as Level);
+  return out;
+}

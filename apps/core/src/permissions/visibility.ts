@@ -1,0 +1,67 @@
+import { sql, type Sql } from '@svc/list-engine';
+import { callerSet, col } from './caller-set';
+import { READ, type Level } from './levels';
+
+/** Some user in S holds a row for the object itself at `level` or more. */
+export const directRow = (user: string, uuidCol: Sql, level: Level): Sql =>
+  sql`EXISTS (SELECT 1 FROM materialized_permissions p
+               WHERE p.user_uuid IN ${callerSet(user)} AND p.target_uuid = ${uuidCol}
+                 AND p.perm_level >= ${level})`;
+
+/** Some user in S can traverse the object's owner at `level` or more. */
+export const ownerRow = (user: string, ownerCol: Sql, level: Level): Sql =>
+  sql`EXISTS (SELECT 1 FROM materialized_permissions p
+               WHERE p.user_uuid IN ${callerSet(user)} AND p.target_uuid = ${ownerCol}
+                 AND p.traverse_owned AND p.perm_level >= ${level})`;
+
+/**
+ * An ordinary owned object is visible at `level` when its owner is in S, or reachable through
+ * the owner, or shared with S directly (permissions.md §7 rule 1, §9).
+ */
+export function ownedObjectVisible(user: string, table: string, level: Level = READ): Sql {
+  const owner = col(table, 'owner_uuid');
+  const uuid = col(table, 'uuid');
+  return sql`(${owner} IN ${callerSet(user)} OR ${ownerRow(user, owner, level)} OR ${directRow(user, uuid, level)})`;
+}
+
+/** Groups: stored rows for every reachable group; roles readable by every active user (§7 rule 2). */
+export function groupVisible(user: string, isActive: boolean): Sql {
+  const base = ownedObjectVisible(user, 'groups');
+  return isActive ? sql`(${base} OR ${col('groups', 'group_class')} = 'role')` : base;
+}
+
+/**
+ * User records: the caller and managed users; level-3 rows; and users reached through a
+ * permission link from S or from a group S reaches (rows below level 3 on users are not
+ * stored, so the last edge is read from the links).
+ */
+export function userVisible(user: string): Sql {
+  const uuid = col('users', 'uuid');
+  return sql`(${uuid} IN ${callerSet(user)} OR ${directRow(user, uuid, READ)}
+    OR EXISTS (SELECT 1 FROM links l
+                WHERE l.link_class = 'permission' AND l.head_uuid = ${uuid}
+                  AND l.name IN ('can_read', 'can_write', 'can_manage', 'can_login')
+                  AND (l.tail_uuid IN ${callerSet(user)}
+                       OR EXISTS (SELECT 1 FROM materialized_permissions p
+                                   WHERE p.user_uuid IN ${callerSet(user)} AND p.target_uuid = l.tail_uuid
+                                     AND substr(l.tail_uuid, 7, 5) = 'j7d0g'))))`;
+}
+
+/** Objects owned by a trashed group, or by one beneath it, are hidden (groups.md §6). */
+export function notHiddenByOwner(table: string): Sql {
+  return sql`NOT EXISTS (SELECT 1 FROM trashed_groups tg
+                          WHERE tg.group_uuid = ${col(table, 'owner_uuid')}
+                            AND tg.trash_at <= statement_timestamp())`;
+}
+
+/** Trashed themselves (trash_at in the past). */
+export function notTrashedItself(table: string): Sql {
+  const trashAt = col(table, 'trash_at');
+  return sql`(${trashAt} IS NULL OR ${trashAt} > statement_timestamp())`;
+}
+
+/** A group is hidden when it or an ancestor is trashed. */
+export const groupNotHidden = (): Sql =>
+  sql`NOT EXISTS (SELECT 1 FROM trashed_groups tg
+                   WHERE tg.group_uuid IN (${col('groups', 'uuid')}, ${col('groups', 'owner_uuid')})
+                     AND tg.trash_at <= statement_timestamp())`;
