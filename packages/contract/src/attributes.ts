@@ -29,20 +29,24 @@ export function quoteIdent(name: string): string {
   return `"${name}"`;
 }
 
+/** The attribute's spec, never an Object.prototype member (`constructor`, `toString`…). */
+export const attributeOf = (r: ResourceSpec, name: string): AttributeSpec | undefined =>
+  Object.hasOwn(r.attributes, name) ? r.attributes[name] : undefined;
+
 export const isSelectable = (r: ResourceSpec, name: string): boolean => {
-  const a = r.attributes[name];
+  const a = attributeOf(r, name);
   return a !== undefined && !a.secret;
 };
 
 /** Attributes usable in filters: public, with an SQL form. */
 export const isFilterable = (r: ResourceSpec, name: string): boolean => {
-  const a = r.attributes[name];
+  const a = attributeOf(r, name);
   return a !== undefined && attributeSql(name, a) !== null;
 };
 
 /** Attributes usable in `order`: filterable and of a scalar type. */
 export const isOrderable = (r: ResourceSpec, name: string): boolean => {
-  const a = r.attributes[name];
+  const a = attributeOf(r, name);
   return a !== undefined && isScalarType(a.type) && attributeSql(name, a) !== null;
 };
 

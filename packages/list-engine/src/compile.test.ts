@@ -39,6 +39,8 @@ describe('compileList', () => {
     expect(items.text).toBe(
       'SELECT DISTINCT "link_class" FROM "links" ORDER BY "link_class" ASC LIMIT $1 OFFSET $2',
     );
-    expect(count?.text).toBe('SELECT count(*) AS n FROM (SELECT DISTINCT "link_class" FROM "links") AS d');
+    expect(count?.text).toBe(
+      'SELECT count(*) AS n FROM (SELECT DISTINCT "link_class" FROM "links") AS d',
+    );
   });
 });

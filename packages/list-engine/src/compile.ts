@@ -9,7 +9,9 @@ const orderBy = (plan: ListPlan, keys: readonly OrderKey[], byOutputName: boolea
     ? sql``
     : sql`ORDER BY ${join(
         keys.map((k) => {
-          const expr = byOutputName ? raw(quoteIdent(k.attribute)) : comparableExpr(plan.resource, k.attribute);
+          const expr = byOutputName
+            ? raw(quoteIdent(k.attribute))
+            : comparableExpr(plan.resource, k.attribute);
           return sql`${expr} ${raw(k.direction.toUpperCase())}`;
         }),
         ', ',
@@ -18,7 +20,12 @@ const orderBy = (plan: ListPlan, keys: readonly OrderKey[], byOutputName: boolea
 /** All conditions ANDed: the request's filters and whatever the caller adds (visibility). */
 function whereClause(plan: ListPlan, scope: readonly Sql[]): Sql {
   const conditions = [...(plan.where ? [plan.where] : []), ...scope];
-  return conditions.length === 0 ? sql`` : sql`WHERE ${join(conditions.map((c) => sql`(${c})`), ' AND ')}`;
+  return conditions.length === 0
+    ? sql``
+    : sql`WHERE ${join(
+        conditions.map((c) => sql`(${c})`),
+        ' AND ',
+      )}`;
 }
 
 export interface CompiledList {
@@ -45,7 +52,10 @@ export function compileList(plan: ListPlan, scope: readonly Sql[] = []): Compile
   }
   const cols = rowColumns(plan.resource, plan.select, true);
   return {
-    items: toQuery(sql`SELECT ${cols} FROM ${table} ${where} ${orderBy(plan, plan.order, false)} ${page}`),
-    count: plan.count === 'exact' ? toQuery(sql`SELECT count(*) AS n FROM ${table} ${where}`) : null,
+    items: toQuery(
+      sql`SELECT ${cols} FROM ${table} ${where} ${orderBy(plan, plan.order, false)} ${page}`,
+    ),
+    count:
+      plan.count === 'exact' ? toQuery(sql`SELECT count(*) AS n FROM ${table} ${where}`) : null,
   };
 }

@@ -19,7 +19,13 @@ const orderOf = (entries?: unknown[]) =>
 describe('parseListParams', () => {
   it('applies the defaults', () => {
     const plan = parseListParams(collections, {}, limits);
-    expect(plan).toMatchObject({ limit: 100, offset: 0, select: null, distinct: false, count: 'exact' });
+    expect(plan).toMatchObject({
+      limit: 100,
+      offset: 0,
+      select: null,
+      distinct: false,
+      count: 'exact',
+    });
     expect(plan.order).toEqual([
       { attribute: 'modified_at', direction: 'desc' },
       { attribute: 'uuid', direction: 'asc' },

@@ -27,17 +27,24 @@ export function parseListParams(
   params: Readonly<Record<string, unknown>>,
   limits: ListLimits,
 ): ListPlan {
-  const limit = (convertParam('limit', 'integer', params['limit']) as number | undefined) ?? DEFAULT_LIMIT;
+  const limit =
+    (convertParam('limit', 'integer', params['limit']) as number | undefined) ?? DEFAULT_LIMIT;
   const offset = (convertParam('offset', 'integer', params['offset']) as number | undefined) ?? 0;
   const filters = convertParam('filters', 'array', params['filters']) as unknown[] | undefined;
   const orderRaw = convertParam('order', 'array', params['order']) as unknown[] | undefined;
-  const select = parseSelect(r, convertParam('select', 'array', params['select']) as unknown[] | undefined);
-  const distinctParam = (convertParam('distinct', 'boolean', params['distinct']) as boolean | undefined) ?? false;
+  const select = parseSelect(
+    r,
+    convertParam('select', 'array', params['select']) as unknown[] | undefined,
+  );
+  const distinctParam =
+    (convertParam('distinct', 'boolean', params['distinct']) as boolean | undefined) ?? false;
   const count = parseCount(convertParam('count', 'string', params['count']));
-  const where = convertParam('where', 'object', params['where']) as Record<string, unknown> | undefined;
+  const where = convertParam('where', 'object', params['where']) as
+    Record<string, unknown> | undefined;
 
   let order = parseOrder(r, orderRaw);
-  const distinct = distinctParam && select !== null && select.every((a) => a === 'kind' || hasSqlForm(r, a));
+  const distinct =
+    distinctParam && select !== null && select.every((a) => a === 'kind' || hasSqlForm(r, a));
   if (distinct) {
     const explicitUuid = (orderRaw ?? []).some(
       (e) => typeof e === 'string' && /^(\S+\.)?uuid(\s|$)/.test(e.trim()),

@@ -12,14 +12,16 @@ const entryText = (entry: unknown): string =>
 
 /** One `order` entry: `<attr>` or `<attr> asc|desc`; own-type qualification allowed. */
 export function parseOrderEntry(r: ResourceSpec, entry: unknown): OrderKey {
-  if (typeof entry !== 'string') throw new UnprocessableError(msg.invalidOrderAttribute(entryText(entry)));
+  if (typeof entry !== 'string')
+    throw new UnprocessableError(msg.invalidOrderAttribute(entryText(entry)));
   const words = entry.trim().split(/\s+/);
   let attribute = words[0] ?? '';
   if (attribute.startsWith(`${r.type}.`)) attribute = attribute.slice(r.type.length + 1);
   if (!isOrderable(r, attribute)) throw new UnprocessableError(msg.invalidOrderAttribute(entry));
   if (words.length > 2) throw new UnprocessableError(msg.invalidOrderDirection(entry));
   const dir = (words[1] ?? 'asc').toLowerCase();
-  if (dir !== 'asc' && dir !== 'desc') throw new UnprocessableError(msg.invalidOrderDirection(entry));
+  if (dir !== 'asc' && dir !== 'desc')
+    throw new UnprocessableError(msg.invalidOrderDirection(entry));
   return { attribute, direction: dir as Direction };
 }
 

@@ -2,7 +2,10 @@ import { UnprocessableError } from '@svc/errors';
 import { isSelectable, msg, type ResourceSpec } from '@svc/contract';
 
 /** `select`: absent means the default selection; every name must be a public attribute. */
-export function parseSelect(r: ResourceSpec, value: readonly unknown[] | undefined): string[] | null {
+export function parseSelect(
+  r: ResourceSpec,
+  value: readonly unknown[] | undefined,
+): string[] | null {
   if (value === undefined) return null;
   if (value.length === 0) throw new UnprocessableError(msg.emptySelect());
   const names: string[] = [];

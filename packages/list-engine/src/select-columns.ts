@@ -1,8 +1,14 @@
-import { attributeSql, defaultSelection, isStored, type ResourceSpec } from '@svc/contract';
+import {
+  attributeOf,
+  attributeSql,
+  defaultSelection,
+  isStored,
+  type ResourceSpec,
+} from '@svc/contract';
 import { join, raw, sql, type Sql } from './sql';
 
 export const hasSqlForm = (r: ResourceSpec, name: string): boolean => {
-  const a = r.attributes[name];
+  const a = attributeOf(r, name);
   return a !== undefined && attributeSql(name, a) !== null;
 };
 
@@ -18,15 +24,27 @@ const column = (r: ResourceSpec, name: string): Sql => {
  * What a query reads for each row: every attribute with an SQL form that the response may need.
  * Lists leave out attributes omitted from lists (manifest_text) unless they are selected.
  */
-export function rowColumns(r: ResourceSpec, select: readonly string[] | null, forList: boolean): Sql {
+export function rowColumns(
+  r: ResourceSpec,
+  select: readonly string[] | null,
+  forList: boolean,
+): Sql {
   const wanted = new Set(defaultSelection(r, forList));
   for (const name of select ?? []) wanted.add(name);
   const names = Object.keys(r.attributes).filter((n) => wanted.has(n) && hasSqlForm(r, n));
-  return join(names.map((n) => column(r, n)), ', ');
+  return join(
+    names.map((n) => column(r, n)),
+    ', ',
+  );
 }
 
 /** The columns of a `distinct` list: only the selected attributes (kind is constant). */
 export function distinctColumns(r: ResourceSpec, select: readonly string[]): Sql {
   const names = select.filter((n) => n !== 'kind');
-  return names.length > 0 ? join(names.map((n) => column(r, n)), ', ') : sql`1 AS "_one"`;
+  return names.length > 0
+    ? join(
+        names.map((n) => column(r, n)),
+        ', ',
+      )
+    : sql`1 AS "_one"`;
 }

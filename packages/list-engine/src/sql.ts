@@ -1,5 +1,5 @@
 import { Sql, empty, join, raw, default as sql } from 'sql-template-tag';
-import { attributeSql, isStored, quoteIdent, type ResourceSpec } from '@svc/contract';
+import { attributeOf, attributeSql, isStored, quoteIdent, type ResourceSpec } from '@svc/contract';
 
 export { Sql, empty, join, raw, sql };
 
@@ -23,7 +23,7 @@ export const tableOf = (r: ResourceSpec): Sql => raw(quoteIdent(r.type));
 
 /** SQL reading one attribute, from the schema. Throws for attributes with no SQL form. */
 export function attributeExpr(r: ResourceSpec, name: string): Sql {
-  const spec = r.attributes[name];
+  const spec = attributeOf(r, name);
   const text = spec ? attributeSql(name, spec) : null;
   if (text === null) throw new Error(`${r.type}.${name} has no SQL form`);
   return raw(text);
@@ -34,7 +34,7 @@ export function attributeExpr(r: ResourceSpec, name: string): Sql {
  * with the binary "C" collation, so only computed string expressions need it spelled out.
  */
 export function comparableExpr(r: ResourceSpec, name: string): Sql {
-  const spec = r.attributes[name];
+  const spec = attributeOf(r, name);
   const expr = attributeExpr(r, name);
   const isString = spec?.type === 'string' || spec?.type === 'text';
   return isString && !isStored(spec) ? sql`(${expr}) COLLATE "C"` : expr;

@@ -1,18 +1,36 @@
-import { UnprocessableError } from '@svc/errors';
+/**
+ * The list filter language (lists-and-filters.md §5–§15) → one SQL condition.
+ *
+ * A pipeline of pure steps: parse each element's shape (parse.ts, where.ts) → validate it against
+ * the resource's attributes and the operator table, converting operands (validate.ts) → compile
+ * (emit.ts). Client values reach the SQL only as bound parameters; identifiers only from the schema.
+ */
 import type { ResourceSpec } from '@svc/contract';
 import type { Sql } from '../sql';
+import { and } from './bind';
+import { toSql } from './emit';
+import { fail, fmsg } from './messages';
+import { parseFilters } from './parse';
+import { validateElement } from './validate';
+import { parseWhere } from './where';
 
 /**
- * `filters` and `where` → one SQL condition, or null when there is none.
- * The operator table lands with the filter-language issue; until then any condition is refused.
+ * PostgreSQL takes at most 65535 parameters per statement; the filters keep to half of that so
+ * the caller's own conditions (permissions, paging) always fit.
  */
+export const MAX_FILTER_VALUES = 32_000;
+
+/** `filters` and `where` → one SQL condition (all must hold), or null when there is none. */
 export function compileFilters(
-  _r: ResourceSpec,
+  r: ResourceSpec,
   filters: readonly unknown[] | undefined,
   where: Record<string, unknown> | undefined,
 ): Sql | null {
-  if ((filters && filters.length > 0) || (where && Object.keys(where).length > 0)) {
-    throw new UnprocessableError('filters are not supported yet');
-  }
-  return null;
+  const parsed = [...parseFilters(filters), ...parseWhere(r, where)];
+  if (parsed.length === 0) return null;
+  const condition = and(parsed.map((p) => toSql(validateElement(r, p))));
+  if (condition.values.length > MAX_FILTER_VALUES) fail(fmsg.tooManyValues(MAX_FILTER_VALUES));
+  return condition;
 }
+
+export { searchExpression } from './search';
