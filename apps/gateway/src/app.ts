@@ -5,6 +5,7 @@ import type { GatewayDeps } from './gateway-deps';
 import { cors } from './http/cors';
 import { errorMiddleware } from './http/error-middleware';
 import { requestId } from './http/request-id';
+import { mountLogin } from './login';
 import { apiCall } from './routing/api-call';
 import { proxyToCore } from './routing/proxy';
 
@@ -17,6 +18,7 @@ export function buildGatewayApp(deps: GatewayDeps): Express {
   app.use(requestId);
   app.use(cors);
   app.all('/discovery/v1/apis/:api/:version/rest', discovery(deps));
+  mountLogin(app, deps);
   app.use(apiCall(deps));
   app.use(proxyToCore(deps));
   app.use(() => {

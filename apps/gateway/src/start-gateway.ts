@@ -7,7 +7,8 @@ import { rootIdentity } from '@svc/contract';
 import { buildGatewayApp } from './app';
 import { TokenCache } from './auth/token-cache';
 import { CoreClient } from './core-client';
-import type { CoreTarget } from './gateway-deps';
+import { accessTokenFallback } from './login';
+import type { CoreTarget } from './core-client';
 
 export interface RunningGateway {
   url: string;
@@ -39,7 +40,12 @@ export async function startGateway(
   const agent = new Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1000 });
   const home = config.Clusters[config.Gateway.HomeCluster]!;
   const homeCore = new CoreClient(cores.get(home.ClusterID)!, rootIdentity(home.ClusterID));
-  const auth = { home, cache: new TokenCache(), homeCore };
+  const auth = {
+    home,
+    cache: new TokenCache(),
+    homeCore,
+    fallback: accessTokenFallback(home, homeCore),
+  };
   const app = buildGatewayApp({ config, home, cores, agent, auth, log });
   const server: Server = createServer(app);
   server.keepAliveTimeout = 65_000;

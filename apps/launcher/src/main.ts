@@ -1,16 +1,32 @@
-import { ConfigError, loadDeploymentConfig } from '@svc/config';
+import { ConfigError, loadDeploymentConfig, type Config } from '@svc/config';
 import { defaultLogger } from '@svc/core';
 import { gatewayLogger } from '@svc/gateway';
 import { startDeployment } from './deployment';
 
+/**
+ * Where to log in with a browser when the login form can send it back to this gateway: the
+ * form's return_to is the user's own record, so the token shows up in the address bar.
+ */
+function loginNote(config: Readonly<Config>, url: string): string[] {
+  const home = config.Clusters[config.Gateway.HomeCluster];
+  if (!home || home.Login.OpenIDConnect.Enable || !home.Login.TrustedClients.includes(url))
+    return [];
+  const returnTo = `${url}/svc/v1/users/current`;
+  return [`log in: ${url}/login?return_to=${encodeURIComponent(returnTo)}`];
+}
+
 async function main(): Promise<void> {
   const { config, notes } = loadDeploymentConfig(process.env);
-  const deployment = await startDeployment(config, { core: defaultLogger(), gateway: gatewayLogger() });
+  const deployment = await startDeployment(config, {
+    core: defaultLogger(),
+    gateway: gatewayLogger(),
+  });
   const lines = [
     '',
     `svc is serving ${deployment.gateway.url}/`,
     `cluster: ${Object.keys(config.Clusters).join(', ')} (home ${config.Gateway.HomeCluster})`,
     ...notes,
+    ...loginNote(config, deployment.gateway.url),
     `discovery: ${deployment.gateway.url}/discovery/v1/apis/svc/v1/rest`,
     '',
   ];
@@ -26,7 +42,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  const message = err instanceof ConfigError ? err.message : `svc failed to start: ${(err as Error).stack ?? String(err)}`;
+  const message =
+    err instanceof ConfigError
+      ? err.message
+      : `svc failed to start: ${(err as Error).stack ?? String(err)}`;
   process.stderr.write(`${message}\n`);
   process.exit(1);
 });

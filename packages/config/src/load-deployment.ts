@@ -1,9 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomAlnum } from '@svc/ids';
 import { keptValue, newClusterId, newRootToken } from './data-dir';
 import { ConfigError } from './errors';
-import { buildConfig, parseConfigText, singleClusterConfig, type ConfigEnv } from './load';
+import {
+  buildConfig,
+  parseConfigText,
+  singleClusterConfig,
+  type ConfigEnv,
+  type SingleClusterDefaults,
+} from './load';
 import type { Config } from './schema';
+import { splitListen } from './validate';
+
+const DEV_USER = 'dev';
+const DEV_EMAIL = 'dev@localhost';
 
 export interface LoadedConfig {
   config: Readonly<Config>;
@@ -18,7 +29,10 @@ function fromFile(path: string, env: ConfigEnv): LoadedConfig {
   } catch (e) {
     throw new ConfigError('SVC_CONFIG', `cannot read ${path}: ${(e as Error).message}`);
   }
-  return { config: buildConfig(parseConfigText(text, path), env), notes: [`configuration: ${path}`] };
+  return {
+    config: buildConfig(parseConfigText(text, path), env),
+    notes: [`configuration: ${path}`],
+  };
 }
 
 /**
@@ -37,9 +51,35 @@ function embeddedDefault(dataDir: string, env: ConfigEnv): LoadedConfig {
     notes.push('root token: from SVC_SYSTEM_ROOT_TOKEN');
   }
   const databaseUrl = env.DATABASE_URL ?? `pglite:${join(dataDir, 'db', clusterId)}`;
-  notes.push(`database: ${env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL in ${join(dataDir, 'db', clusterId)}`}`);
-  const raw = singleClusterConfig({ clusterId, systemRootToken: rootToken, databaseUrl });
+  notes.push(
+    `database: ${env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL in ${join(dataDir, 'db', clusterId)}`}`,
+  );
+  const base = { clusterId, systemRootToken: rootToken, databaseUrl };
+  const raw = singleClusterConfig({ ...base, ...developmentLogin(dataDir, base, env, notes) });
   return { config: buildConfig(raw, { PORT: env.PORT }), notes };
+}
+
+/**
+ * So that a newcomer can log in at once: one active test-provider user `dev` whose password is
+ * generated once and kept (0600) in the data directory, and the gateway's own origins as
+ * trusted return_to targets (the login page can then send the browser back to the API).
+ */
+function developmentLogin(
+  dataDir: string,
+  base: SingleClusterDefaults,
+  env: ConfigEnv,
+  notes: string[],
+) {
+  const password = keptValue(dataDir, 'dev-password', () => randomAlnum(24));
+  notes.push(`development login: user "${DEV_USER}" (${DEV_EMAIL}), password in ${password.file}`);
+  const { port } = splitListen(
+    buildConfig(singleClusterConfig(base), { PORT: env.PORT }).Gateway.Listen,
+  );
+  return {
+    testUsers: { [DEV_USER]: { Email: DEV_EMAIL, Password: password.value } },
+    trustedClients: port === 0 ? [] : [`http://127.0.0.1:${port}`, `http://localhost:${port}`],
+    newUsersAreActive: true,
+  };
 }
 
 export function loadDeploymentConfig(env: ConfigEnv & { SVC_DATA_DIR?: string }): LoadedConfig {

@@ -19,6 +19,10 @@ export interface SingleClusterDefaults {
   databaseUrl: string;
   /** Test-provider accounts for the development login. */
   testUsers?: Record<string, { Email: string; Password: string }>;
+  /** Login.TrustedClients: origins a login may return to. */
+  trustedClients?: string[];
+  /** Users.NewUsersAreActive. */
+  newUsersAreActive?: boolean;
 }
 
 export function singleClusterConfig(d: SingleClusterDefaults): Record<string, unknown> {
@@ -27,7 +31,11 @@ export function singleClusterConfig(d: SingleClusterDefaults): Record<string, un
       [d.clusterId]: {
         SystemRootToken: d.systemRootToken,
         Database: { URL: d.databaseUrl },
-        Login: { Test: { Enable: true, Users: d.testUsers ?? {} } },
+        Login: {
+          Test: { Enable: true, Users: d.testUsers ?? {} },
+          TrustedClients: d.trustedClients ?? [],
+        },
+        Users: { NewUsersAreActive: d.newUsersAreActive ?? false },
       },
     },
   };
@@ -53,9 +61,11 @@ export function applyEnvOverrides(raw: Record<string, unknown>, env: ConfigEnv):
   const config: Raw = structuredClone(raw);
   const clusters: Raw = (config['Clusters'] ??= {});
   const ids = Object.keys(clusters);
-  const homeId: string | undefined = config['Gateway']?.['HomeCluster'] || (ids.length === 1 ? ids[0] : undefined);
+  const homeId: string | undefined =
+    config['Gateway']?.['HomeCluster'] || (ids.length === 1 ? ids[0] : undefined);
   if (env.SVC_CLUSTER_ID) {
-    if (ids.length > 1) throw new ConfigError('SVC_CLUSTER_ID', 'only applies to a single-cluster deployment');
+    if (ids.length > 1)
+      throw new ConfigError('SVC_CLUSTER_ID', 'only applies to a single-cluster deployment');
     const { ClusterID: _replaced, ...section }: Raw = (ids[0] ? clusters[ids[0]] : undefined) ?? {};
     config['Clusters'] = { [env.SVC_CLUSTER_ID]: section };
     if (config['Gateway']?.['HomeCluster']) config['Gateway']['HomeCluster'] = env.SVC_CLUSTER_ID;
@@ -66,7 +76,8 @@ export function applyEnvOverrides(raw: Record<string, unknown>, env: ConfigEnv):
     if (env.DATABASE_URL) home['Database'] = { ...home['Database'], URL: env.DATABASE_URL };
   }
   if (env.PORT) {
-    if (!/^\d{1,5}$/.test(env.PORT)) throw new ConfigError('PORT', `must be a port number, got "${env.PORT}"`);
+    if (!/^\d{1,5}$/.test(env.PORT))
+      throw new ConfigError('PORT', `must be a port number, got "${env.PORT}"`);
     const gateway: Raw = (config['Gateway'] ??= {});
     const listen: string = gateway['Listen'] ?? '127.0.0.1:8000';
     gateway['Listen'] = `${listen.slice(0, listen.lastIndexOf(':'))}:${env.PORT}`;

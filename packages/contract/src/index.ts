@@ -10,3 +10,4 @@ export * from './validate-attributes';
 export * from './discovery';
 export { commonAttributes, silentlyIgnoredKeys } from './resources/common';
 export * from './built-ins';
+export * from './login';

@@ -1,5 +1,5 @@
 import type { ClusterConfig } from '@svc/config';
-import { builtInUuids, rootIdentity } from '@svc/contract';
+import { builtInUuids, rootIdentity, type LoginIdentity } from '@svc/contract';
 import { NotLoggedInError } from '@svc/errors';
 import { statement, type Db } from '../db/db';
 import { crudHandlers } from '../resources/common/crud';
@@ -10,18 +10,8 @@ import { apiClientAuthorizationRules } from '../resources/api-client-authorizati
 import { userRules } from '../resources/users/rules';
 import { serviceCall } from '../service-call';
 
-/** What a login provider vouches for (auth.md §9, §11). */
-export interface LoginIdentity {
-  email: string | null;
-  /** The provider's preferred username, if any. */
-  username: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  /** `<issuer>#<sub>` for OIDC, `<provider>:<username>` for the others. */
-  identityUrl: string;
-}
 
-type Deps = { db: Db; cluster: Readonly<ClusterConfig> };
+export type LoginDeps = { db: Db; cluster: Readonly<ClusterConfig> };
 
 /** Preferred username, or the email's local part, reduced to `[A-Za-z][A-Za-z0-9]*`. */
 export function baseUsername(login: LoginIdentity): string | null {
@@ -34,20 +24,32 @@ async function freeUsername(tx: Db, base: string | null): Promise<string | null>
   if (base === null) return null;
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? base : `${base}${n}`;
-    const { rows } = await tx.query(statement('SELECT 1 FROM users WHERE username = $1', [candidate]));
+    const { rows } = await tx.query(
+      statement('SELECT 1 FROM users WHERE username = $1', [candidate]),
+    );
     if (rows.length === 0) return candidate;
   }
 }
 
 async function findUser(tx: Db, login: LoginIdentity): Promise<Row | null> {
   const { rows } = login.email
-    ? await tx.query<Row>(statement('SELECT uuid FROM users WHERE lower(email) = lower($1)', [login.email]))
-    : await tx.query<Row>(statement('SELECT uuid FROM users WHERE username = $1', [login.username]));
-  if (rows.length > 1) throw new NotLoggedInError(`multiple users match email ${login.email ?? login.username ?? ''}`);
+    ? await tx.query<Row>(
+        statement('SELECT uuid FROM users WHERE lower(email) = lower($1)', [login.email]),
+      )
+    : await tx.query<Row>(
+        statement('SELECT uuid FROM users WHERE username = $1', [login.username]),
+      );
+  if (rows.length > 1)
+    throw new NotLoggedInError(`multiple users match email ${login.email ?? login.username ?? ''}`);
   return rows[0] ?? null;
 }
 
-async function findOrCreateUser(deps: Deps, tx: Db, login: LoginIdentity): Promise<string> {
+/** The login's user (auth.md §11 step 1), or a new one (steps 2–3). Run inside a transaction. */
+export async function findOrCreateUser(
+  deps: LoginDeps,
+  tx: Db,
+  login: LoginIdentity,
+): Promise<string> {
   const found = await findUser(tx, login);
   if (found) return String(found['uuid']);
   const attrs = {
@@ -59,20 +61,32 @@ async function findOrCreateUser(deps: Deps, tx: Db, login: LoginIdentity): Promi
     is_admin: false,
     is_active: deps.cluster.Users.NewUsersAreActive,
   };
-  const created = await crudHandlers(userRules).create!(serviceCall(deps, tx, 'users', 'create', { user: attrs }));
+  const created = await crudHandlers(userRules).create!(
+    serviceCall(deps, tx, 'users', 'create', { user: attrs }),
+  );
   return String((created.body as Row)['uuid']);
 }
 
 /** `scheme://host[:port]` of return_to, default port dropped, no trailing slash (auth.md §7). */
 export const urlPrefixOf = (returnTo: string): string => new URL(returnTo).origin;
 
-async function findOrCreateClient(deps: Deps, tx: Db, returnTo: string | null): Promise<string> {
+async function findOrCreateClient(
+  deps: LoginDeps,
+  tx: Db,
+  returnTo: string | null,
+): Promise<string> {
   if (returnTo === null) return builtInUuids(deps.cluster.ClusterID).internalApiClient;
   const prefix = urlPrefixOf(returnTo);
-  const { rows } = await tx.query<Row>(statement('SELECT uuid FROM api_clients WHERE url_prefix = $1 ORDER BY created_at LIMIT 1', [prefix]));
+  const { rows } = await tx.query<Row>(
+    statement('SELECT uuid FROM api_clients WHERE url_prefix = $1 ORDER BY created_at LIMIT 1', [
+      prefix,
+    ]),
+  );
   if (rows[0]) return String(rows[0]['uuid']);
   const attrs = { name: prefix, url_prefix: prefix, is_trusted: false };
-  const created = await crudHandlers(apiClientRules).create!(serviceCall(deps, tx, 'api_clients', 'create', { api_client: attrs }));
+  const created = await crudHandlers(apiClientRules).create!(
+    serviceCall(deps, tx, 'api_clients', 'create', { api_client: attrs }),
+  );
   return String((created.body as Row)['uuid']);
 }
 
@@ -80,7 +94,11 @@ async function findOrCreateClient(deps: Deps, tx: Db, returnTo: string | null): 
  * A successful login: find or register the user, find or create the api_client of
  * `return_to`, and issue a token (scopes ["all"], Login.TokenLifetime) — in one transaction.
  */
-export async function registerLogin(deps: Deps, login: LoginIdentity, returnTo: string | null): Promise<Row> {
+export async function registerLogin(
+  deps: LoginDeps,
+  login: LoginIdentity,
+  returnTo: string | null,
+): Promise<Row> {
   return deps.db.transaction(async (tx) => {
     const userUuid = await findOrCreateUser(deps, tx, login);
     const clientUuid = await findOrCreateClient(deps, tx, returnTo);
@@ -90,9 +108,21 @@ export async function registerLogin(deps: Deps, login: LoginIdentity, returnTo: 
       scopes: ['all'],
       expires_at: lifetime > 0 ? addSeconds(nowCanonical(), lifetime) : null,
     };
-    const identity = { ...rootIdentity(deps.cluster.ClusterID), apiClientUuid: clientUuid };
-    const call = serviceCall(deps, tx, 'api_client_authorizations', 'create', { api_client_authorization: attrs }, identity);
-    const token = await crudHandlers(apiClientAuthorizationRules).create!(call);
-    return token.body as Row;
+    return issueToken(deps, tx, attrs, clientUuid);
   });
+}
+
+/**
+ * Creates a token record through the tokens' own rules, as the root token of the given client
+ * (login tokens belong to the client of return_to, auth.md §7).
+ */
+export async function issueToken(
+  deps: LoginDeps,
+  tx: Db,
+  attrs: Record<string, unknown>,
+  clientUuid: string = builtInUuids(deps.cluster.ClusterID).internalApiClient,
+): Promise<Row> {
+  const identity = { ...rootIdentity(deps.cluster.ClusterID), apiClientUuid: clientUuid };
+  const call = serviceCall(deps, tx, 'api_client_authorizations', 'create', { api_client_authorization: attrs }, identity);
+  return (await crudHandlers(apiClientAuthorizationRules).create!(call)).body as Row;
 }

@@ -1,13 +1,6 @@
 import type { ClusterConfig } from '@svc/config';
 import { anonymousIdentity, builtInUuids, rootIdentity } from '@svc/contract';
-import {
-  hmacHex,
-  parseUuid,
-  parseV2Token,
-  safeEqual,
-  secretDigest,
-  type Identity,
-} from '@svc/ids';
+import { hmacHex, parseUuid, parseV2Token, safeEqual, secretDigest, type Identity } from '@svc/ids';
 import { statement, type Db } from '../db/db';
 
 export interface TokenCheck {
@@ -64,7 +57,9 @@ function anonymousMatch(c: Readonly<ClusterConfig>, token: string): boolean {
   const v2 = parseV2Token(token);
   if (!v2) return safeEqual(token, anon);
   if (v2.uuid !== `${c.ClusterID}-gj3su-anonymouspublic`) return false;
-  return safeEqual(v2.secret, anon) || safeEqual(v2.secret, salted(secretDigest(anon), c.ClusterID));
+  return (
+    safeEqual(v2.secret, anon) || safeEqual(v2.secret, salted(secretDigest(anon), c.ClusterID))
+  );
 }
 
 function rootMatch(c: Readonly<ClusterConfig>, token: string): boolean {
@@ -73,9 +68,19 @@ function rootMatch(c: Readonly<ClusterConfig>, token: string): boolean {
   return v2.uuid === builtInUuids(c.ClusterID).rootToken && safeEqual(v2.secret, c.SystemRootToken);
 }
 
-async function v2Local(db: Db, c: Readonly<ClusterConfig>, uuid: string, secret: string, remote: string | null) {
+async function v2Local(
+  db: Db,
+  c: Readonly<ClusterConfig>,
+  uuid: string,
+  secret: string,
+  remote: string | null,
+) {
   const { rows } = await db.query<TokenRow>(
-    statement(`SELECT ${TOKEN_COLUMNS} WHERE t.uuid = $1 AND ${UNEXPIRED}`, [uuid], 'token_by_uuid'),
+    statement(
+      `SELECT ${TOKEN_COLUMNS} WHERE t.uuid = $1 AND ${UNEXPIRED}`,
+      [uuid],
+      'token_by_uuid',
+    ),
   );
   const row = rows[0];
   if (!row?.secret_digest) return null;
@@ -110,9 +115,13 @@ export async function validateToken(
   { token, remote }: TokenCheck,
 ): Promise<ValidToken | null> {
   if (token === '') return null;
-  if (anonymousMatch(c, token)) return { identity: anonymousIdentity(c.ClusterID), expiresAt: null };
+  if (anonymousMatch(c, token))
+    return { identity: anonymousIdentity(c.ClusterID), expiresAt: null };
   if (rootMatch(c, token)) {
-    return { identity: rootIdentity(c.ClusterID, parseV2Token(token)?.secret ?? token), expiresAt: null };
+    return {
+      identity: rootIdentity(c.ClusterID, parseV2Token(token)?.secret ?? token),
+      expiresAt: null,
+    };
   }
   const v2 = parseV2Token(token);
   if (v2) {

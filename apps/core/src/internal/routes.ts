@@ -2,7 +2,10 @@ import { NotFoundError, UnprocessableError } from '@svc/errors';
 import type { ClusterConfig } from '@svc/config';
 import type { Db } from '../db/db';
 import { validateToken } from '../auth/validate-token';
-import { registerLogin, type LoginIdentity } from '../auth/register-login';
+import type { LoginIdentity } from '@svc/contract';
+import { registerLogin } from '../auth/register-login';
+import { storeAccessToken } from '../auth/access-token';
+import { logoutToken } from '../auth/logout';
 
 /** Operations only the gateway calls, under `/_internal/`, signed like every other call. */
 export type InternalHandler = (
@@ -35,6 +38,16 @@ const INTERNAL: Readonly<Record<string, InternalHandler>> = {
     }
     const returnTo = typeof body['returnTo'] === 'string' ? body['returnTo'] : null;
     return registerLogin(deps, login, returnTo);
+  },
+  /** `GET /logout`: the presented token expires now; answers the expired record's uuid or null. */
+  'POST /_internal/logout': async (deps, body) => logoutToken(deps, str(body, 'token')),
+  /** An identity-provider access token the gateway checked with the provider (auth.md §10). */
+  'POST /_internal/access-token': async (deps, body) => {
+    const login = body['login'] as LoginIdentity;
+    if (typeof login !== 'object' || login === null || typeof login.identityUrl !== 'string') {
+      throw new UnprocessableError('login must describe the identity');
+    }
+    return storeAccessToken(deps, login, str(body, 'cacheKey'));
   },
 };
 

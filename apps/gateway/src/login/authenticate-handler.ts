@@ -1,9 +1,13 @@
-import { ApiError, NotLoggedInError, UnprocessableError } from '@svc/errors';
+import { NotLoggedInError, UnprocessableError } from '@svc/errors';
 import type { GatewayDeps } from '../gateway-deps';
+import { registerLogin } from './issue-token';
 import { passwordProvider } from './providers';
 import { checkReturnTo } from './return-to';
 
-export type GatewayHandler = (deps: GatewayDeps, params: Readonly<Record<string, unknown>>) => Promise<{ status: number; body: unknown }>;
+export type GatewayHandler = (
+  deps: GatewayDeps,
+  params: Readonly<Record<string, unknown>>,
+) => Promise<{ status: number; body: unknown }>;
 
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
@@ -13,17 +17,16 @@ const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
  */
 export const authenticateHandler: GatewayHandler = async (deps, params) => {
   const { username, password } = params;
-  if (!nonEmpty(username) || !nonEmpty(password)) throw new UnprocessableError('username and password are required');
+  if (!nonEmpty(username) || !nonEmpty(password))
+    throw new UnprocessableError('username and password are required');
   const check = passwordProvider(deps.home);
-  if (check === null) throw new UnprocessableError('username/password authentication is not available');
+  if (check === null)
+    throw new UnprocessableError('username/password authentication is not available');
   const returnTo =
-    params['return_to'] === undefined ? null : checkReturnTo(params['return_to'], deps.home.Login.TrustedClients).toString();
+    params['return_to'] === undefined
+      ? null
+      : checkReturnTo(params['return_to'], deps.home.Login.TrustedClients).toString();
   const login = await check(username, password);
   if (login === null) throw new NotLoggedInError(`authentication failed for user "${username}"`);
-  const res = await deps.auth.homeCore.post<unknown>('/_internal/login', { login, returnTo });
-  if (res.status !== 200) {
-    const errors = (res.body as { errors?: string[] }).errors ?? ['login failed'];
-    throw new ApiError(res.status, errors);
-  }
-  return { status: 200, body: res.body };
+  return { status: 200, body: await registerLogin(deps, login, returnTo) };
 };

@@ -31,12 +31,20 @@ describe('return_to', () => {
     'javascript:alert(1)',
     '/relative',
     'http://localhost:3001/',
-  ])('refuses %s', (v) => expect(err(v)).toBe('requesting site is not listed in Login.TrustedClients'));
+  ])('refuses %s', (v) =>
+    expect(err(v)).toBe('requesting site is not listed in Login.TrustedClients'),
+  );
 
-  it.each([undefined, ''])('requires it (%p)', (v) => expect(err(v)).toBe('return_to parameter is required'));
+  it.each([undefined, ''])('requires it (%p)', (v) =>
+    expect(err(v)).toBe('return_to parameter is required'),
+  );
 
   it('adds api_token to the query', () => {
-    expect(withApiToken(new URL('https://app.example.com/cb'), 'v2/a/b')).toBe('https://app.example.com/cb?api_token=v2%2Fa%2Fb');
-    expect(withApiToken(new URL('https://app.example.com/cb?x=1'), 't')).toBe('https://app.example.com/cb?x=1&api_token=t');
+    expect(withApiToken(new URL('https://app.example.com/cb'), 'v2/a/b')).toBe(
+      'https://app.example.com/cb?api_token=v2%2Fa%2Fb',
+    );
+    expect(withApiToken(new URL('https://app.example.com/cb?x=1'), 't')).toBe(
+      'https://app.example.com/cb?x=1&api_token=t',
+    );
   });
 });

@@ -35,7 +35,8 @@ export function checkReturnTo(returnTo: unknown, trustedClients: readonly string
     url.username === '' &&
     url.password === '' &&
     trustedClients.some((entry) => matchesTrusted(url, entry));
-  if (!allowed) throw new UnprocessableError('requesting site is not listed in Login.TrustedClients');
+  if (!allowed)
+    throw new UnprocessableError('requesting site is not listed in Login.TrustedClients');
   return url;
 }
 

@@ -1,0 +1,37 @@
+import type { Request, RequestHandler } from 'express';
+import { lastQueryValues } from '@svc/contract';
+import { isRootToken } from '../auth/authenticate';
+import { presentedToken } from '../auth/token';
+import type { GatewayDeps } from '../gateway-deps';
+import { checkReturnTo } from './return-to';
+
+const externalUrl = (deps: GatewayDeps, req: Request): string =>
+  deps.home.ExternalURL !== '' ? deps.home.ExternalURL : `${req.protocol}://${req.get('host')}/`;
+
+/** Expires the presented token at the home core and forgets it here; anything else is ignored. */
+async function expire(deps: GatewayDeps, token: string): Promise<void> {
+  if (isRootToken(deps.home, token)) return;
+  const res = await deps.auth.homeCore.post<{ tokenUuid: string | null }>('/_internal/logout', {
+    token,
+  });
+  const uuid = res.status === 200 ? res.body.tokenUuid : null;
+  if (uuid) deps.auth.cache.evictWhere((identity) => identity.tokenUuid === uuid);
+}
+
+/**
+ * `GET /logout?return_to=<url>` (auth.md §9.8): a valid presented token (header or api_token)
+ * expires now; then 302 to return_to (checked as in §9.1 first) or to ExternalURL.
+ */
+export function logout(deps: GatewayDeps): RequestHandler {
+  return async (req, res) => {
+    const query = lastQueryValues(req.query as Record<string, unknown>);
+    const returnTo = query['return_to'];
+    const target =
+      returnTo === undefined || returnTo === ''
+        ? externalUrl(deps, req)
+        : checkReturnTo(returnTo, deps.home.Login.TrustedClients).toString();
+    const token = presentedToken(req, query);
+    if (token) await expire(deps, token);
+    res.status(302).set({ Location: target, 'Cache-Control': 'no-store' }).end();
+  };
+}
