@@ -10,17 +10,31 @@ module.exports = {
     },
     {
       name: 'pure-packages-have-no-io',
-      comment: 'contract, list-engine, ids and errors are pure: no database, network or HTTP framework',
+      comment:
+        'contract, list-engine, ids and errors are pure: no database, network or HTTP framework',
       severity: 'error',
       from: { path: '^packages/(contract|list-engine|ids|errors)/' },
-      to: { path: ['node_modules/(pg|@electric-sql|express|undici|http-proxy-middleware|@prisma)/', '^(fs|net|http|https)$'], dependencyTypes: ['npm', 'core'] },
+      to: {
+        path: [
+          'node_modules/(pg|@electric-sql|express|undici|http-proxy-middleware|@prisma)/',
+          '^(fs|net|http|https)$',
+        ],
+        dependencyTypes: ['npm', 'core'],
+      },
     },
     {
       name: 'resources-stay-in-their-folder',
-      comment: 'resources/<a> never imports resources/<b>; shared needs go through common/ or permissions/',
+      comment:
+        'resources/<a> never imports resources/<b>; shared needs go through common/ or permissions/',
       severity: 'error',
-      from: { path: '^apps/core/src/resources/([^/]+)/', pathNot: '^apps/core/src/resources/(common|index)' },
-      to: { path: '^apps/core/src/resources/([^/]+)/', pathNot: ['^apps/core/src/resources/$1/', '^apps/core/src/resources/common/'] },
+      from: {
+        path: '^apps/core/src/resources/([^/]+)/',
+        pathNot: '^apps/core/src/resources/(common|index)',
+      },
+      to: {
+        path: '^apps/core/src/resources/([^/]+)/',
+        pathNot: ['^apps/core/src/resources/$1/', '^apps/core/src/resources/common/'],
+      },
     },
     {
       name: 'only-http-knows-express-in-the-core',

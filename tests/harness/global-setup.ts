@@ -14,7 +14,10 @@ import {
 
 async function preparePostgres(adminUrl: string): Promise<void> {
   const template = templateName();
-  const exists = await adminQuery(adminUrl, `SELECT 1 FROM pg_database WHERE datname = '${template}'`);
+  const exists = await adminQuery(
+    adminUrl,
+    `SELECT 1 FROM pg_database WHERE datname = '${template}'`,
+  );
   if (exists.rowCount === 0) {
     await adminQuery(adminUrl, `CREATE DATABASE ${template}`);
     const { db } = await openDatabase(withDatabase(adminUrl, template));

@@ -7,9 +7,14 @@ export default async function globalTeardown(): Promise<void> {
   if (process.env[ENV.mode] === 'postgres') {
     const admin = process.env[ENV.adminUrl]!;
     const prefix = runPrefix().replace(/_/g, '\\_');
-    const { rows } = await adminQuery(admin, `SELECT datname FROM pg_database WHERE datname LIKE '${prefix}%'`);
+    const { rows } = await adminQuery(
+      admin,
+      `SELECT datname FROM pg_database WHERE datname LIKE '${prefix}%'`,
+    );
     for (const row of rows as { datname: string }[]) {
-      await adminQuery(admin, `DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`).catch(() => undefined);
+      await adminQuery(admin, `DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`).catch(
+        () => undefined,
+      );
     }
   }
   const seed = process.env[ENV.pgliteSeed];

@@ -16,7 +16,7 @@ export interface PrismaModel {
 }
 
 const FIELD_RE = /^(\w+)\s+(\w+)(\?)?(.*)$/;
-const INDEX_RE = /^@@(index|unique)\(\[([^\]]*)\],\s*map:\s*"([^"]+)"\)/;
+const INDEX_RE = /^@@(index|unique)\(\[([^\]]*)\],\s*(?:type:\s*\w+,\s*)?map:\s*"([^"]+)"\)/;
 
 /** Reads the models of prisma/schema.prisma (the subset this project uses). */
 export function readPrismaModels(root = join(__dirname, '..', '..')): PrismaModel[] {
@@ -42,7 +42,12 @@ export function readPrismaModels(root = join(__dirname, '..', '..')): PrismaMode
       const field = FIELD_RE.exec(line);
       if (field) {
         const native = /@db\.(\w+(?:\(\d+\))?)/.exec(field[4] ?? '');
-        model.fields.push({ name: field[1]!, type: field[2]!, optional: field[3] === '?', nativeType: native?.[1] ?? null });
+        model.fields.push({
+          name: field[1]!,
+          type: field[2]!,
+          optional: field[3] === '?',
+          nativeType: native?.[1] ?? null,
+        });
       }
     }
     models.push(model);

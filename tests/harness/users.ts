@@ -19,7 +19,9 @@ export async function makeUser(
 ): Promise<TestUser> {
   counter += 1;
   const user = await d.root.request('POST', '/svc/v1/users', {
-    json: { user: { email: `user${counter}-${Date.now()}@example.com`, is_active: true, ...attrs } },
+    json: {
+      user: { email: `user${counter}-${Date.now()}@example.com`, is_active: true, ...attrs },
+    },
   });
   if (user.status !== 200) throw new Error(`user: ${user.text}`);
   const token = await d.root.request('POST', '/svc/v1/api_client_authorizations', {
@@ -31,8 +33,16 @@ export async function makeUser(
 }
 
 /** Logs in through `POST /svc/v1/users/authenticate`; returns the answer. */
-export function login(d: TestDeployment, username: string, password: string, extra: Record<string, unknown> = {}) {
+export function login(
+  d: TestDeployment,
+  username: string,
+  password: string,
+  extra: Record<string, unknown> = {},
+) {
   return d.client(null).request('POST', '/svc/v1/users/authenticate', {
-    raw: { body: JSON.stringify({ username, password, ...extra }), contentType: 'application/javascript' },
+    raw: {
+      body: JSON.stringify({ username, password, ...extra }),
+      contentType: 'application/javascript',
+    },
   });
 }

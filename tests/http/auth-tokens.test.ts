@@ -1,14 +1,20 @@
-import { hmacHex } from '@svc/ids';
+import { hmacHex, secretDigest } from '@svc/ids';
 import { useDeployment } from '../harness/deployment';
 import { login, makeUser } from '../harness/users';
 
 const d = useDeployment({
   configure: (_id, c) => {
     c['Login'] = {
-      Test: { Enable: true, Users: { alice: { Email: 'alice@example.com', Password: 'alice-pw' } } },
+      Test: {
+        Enable: true,
+        Users: { alice: { Email: 'alice@example.com', Password: 'alice-pw' } },
+      },
       TrustedClients: ['https://app.example.com'],
     };
-    c['Users'] = { NewUsersAreActive: true, AnonymousUserToken: 'anonymousTokenForTheTests0000000000' };
+    c['Users'] = {
+      NewUsersAreActive: true,
+      AnonymousUserToken: 'anonymousTokenForTheTests0000000000',
+    };
   },
 });
 const root = () => d.current.root;
@@ -22,7 +28,12 @@ describe('token forms and validity', () => {
       const res = await d.current.client(token).request('GET', '/svc/v1/users/current');
       expect([res.status, res.body.uuid]).toEqual([200, u.uuid]);
     }
-    for (const token of [`${u.token}x`, `v2/${uuidOf(u.token)}/nope`, 'justwrong', `v2/zz404-gj3su-000000000000000/${secretOf(u.token)}`]) {
+    for (const token of [
+      `${u.token}x`,
+      `v2/${uuidOf(u.token)}/nope`,
+      'justwrong',
+      `v2/zz404-gj3su-000000000000000/${secretOf(u.token)}`,
+    ]) {
       const res = await d.current.client(token).request('GET', '/svc/v1/users/current');
       expect([token, res.status, res.body.errors]).toEqual([token, 401, ['Not logged in']]);
     }
@@ -45,9 +56,13 @@ describe('token forms and validity', () => {
     expect((await past.client.request('GET', '/svc/v1/users/current')).status).toBe(401);
     const u = await makeUser(d.current, {}, { expires_at: '2999-01-01T00:00:00Z' });
     expect((await u.client.request('GET', '/svc/v1/users/current')).status).toBe(200);
-    const expire = await root().request('PATCH', `/svc/v1/api_client_authorizations/${u.tokenUuid}`, {
-      json: { api_client_authorization: { expires_at: '2001-01-01' } },
-    });
+    const expire = await root().request(
+      'PATCH',
+      `/svc/v1/api_client_authorizations/${u.tokenUuid}`,
+      {
+        json: { api_client_authorization: { expires_at: '2001-01-01' } },
+      },
+    );
     expect(expire.status).toBe(200);
     expect((await u.client.request('GET', '/svc/v1/users/current')).status).toBe(401);
   });
@@ -55,31 +70,49 @@ describe('token forms and validity', () => {
   it('stops working as soon as the token is deleted', async () => {
     const u = await makeUser(d.current);
     expect((await u.client.request('GET', '/svc/v1/users/current')).status).toBe(200);
-    const del = await u.client.request('DELETE', `/svc/v1/api_client_authorizations/${u.tokenUuid}`);
+    const del = await u.client.request(
+      'DELETE',
+      `/svc/v1/api_client_authorizations/${u.tokenUuid}`,
+    );
     expect(del.status).toBe(200);
     expect((await u.client.request('GET', '/svc/v1/users/current')).status).toBe(401);
   });
 
   it('accepts a token salted for this cluster, and one salted for a remote only on current with remote=', async () => {
     const u = await makeUser(d.current);
-    const digest = require('node:crypto').createHash('sha256').update(secretOf(u.token)).digest('hex') as string;
+    const digest = secretDigest(secretOf(u.token));
     const forHere = `v2/${u.tokenUuid}/${hmacHex('sha1', digest, 'home1')}`;
-    expect((await d.current.client(forHere).request('GET', '/svc/v1/users/current')).status).toBe(200);
+    expect((await d.current.client(forHere).request('GET', '/svc/v1/users/current')).status).toBe(
+      200,
+    );
     const forRemote = `v2/${u.tokenUuid}/${hmacHex('sha1', digest, 'rmt02')}`;
     const client = d.current.client(forRemote);
     expect((await client.request('GET', '/svc/v1/users/current')).status).toBe(401);
-    expect((await client.request('GET', '/svc/v1/groups', { query: { remote: 'rmt02' } })).status).toBe(401);
-    const cur = await client.request('GET', '/svc/v1/api_client_authorizations/current', { query: { remote: 'rmt02' } });
+    expect(
+      (await client.request('GET', '/svc/v1/groups', { query: { remote: 'rmt02' } })).status,
+    ).toBe(401);
+    const cur = await client.request('GET', '/svc/v1/api_client_authorizations/current', {
+      query: { remote: 'rmt02' },
+    });
     expect([cur.status, cur.body.uuid, cur.body.api_token]).toEqual([200, u.tokenUuid, null]);
-    const user = await client.request('GET', '/svc/v1/users/current', { query: { remote: 'rmt02' } });
+    const user = await client.request('GET', '/svc/v1/users/current', {
+      query: { remote: 'rmt02' },
+    });
     expect([user.status, user.body.uuid]).toEqual([200, u.uuid]);
   });
 
   it('lets the anonymous token read but never write', async () => {
-    for (const token of ['anonymousTokenForTheTests0000000000', 'v2/home1-gj3su-anonymouspublic/anonymousTokenForTheTests0000000000']) {
+    for (const token of [
+      'anonymousTokenForTheTests0000000000',
+      'v2/home1-gj3su-anonymouspublic/anonymousTokenForTheTests0000000000',
+    ]) {
       const anon = d.current.client(token);
       const me = await anon.request('GET', '/svc/v1/users/current');
-      expect([me.status, me.body.uuid, me.body.is_active]).toEqual([200, 'home1-tpzed-anonymouspublic', false]);
+      expect([me.status, me.body.uuid, me.body.is_active]).toEqual([
+        200,
+        'home1-tpzed-anonymouspublic',
+        false,
+      ]);
       const write = await anon.request('POST', '/svc/v1/workflows', { json: {} });
       expect([write.status, write.body.errors]).toEqual([403, ['Forbidden']]);
     }
@@ -89,31 +122,52 @@ describe('token forms and validity', () => {
 describe('api_client_authorizations', () => {
   it('creates tokens with default scopes and returns the secret only then', async () => {
     const u = await makeUser(d.current);
-    const created = await u.client.request('POST', '/svc/v1/api_client_authorizations', { json: {} });
+    const created = await u.client.request('POST', '/svc/v1/api_client_authorizations', {
+      json: {},
+    });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ owner_uuid: u.uuid, scopes: ['all'], expires_at: null, api_client_uuid: 'home1-ozdt8-000000000000000' });
+    expect(created.body).toMatchObject({
+      owner_uuid: u.uuid,
+      scopes: ['all'],
+      expires_at: null,
+      api_client_uuid: 'home1-ozdt8-000000000000000',
+    });
     expect(created.body.api_token).toMatch(/^[0-9a-z]{50}$/);
     const listed = await u.client.request('GET', '/svc/v1/api_client_authorizations');
     expect(listed.body.items.every((t: { api_token: unknown }) => t.api_token === null)).toBe(true);
   });
 
-  it("echoes the presented secret in current", async () => {
+  it('echoes the presented secret in current', async () => {
     const u = await makeUser(d.current);
     const cur = await u.client.request('GET', '/svc/v1/api_client_authorizations/current');
-    expect([cur.status, cur.body.uuid, cur.body.api_token]).toEqual([200, u.tokenUuid, secretOf(u.token)]);
+    expect([cur.status, cur.body.uuid, cur.body.api_token]).toEqual([
+      200,
+      u.tokenUuid,
+      secretOf(u.token),
+    ]);
   });
 
-  it("keeps users to their own tokens; root sees all", async () => {
+  it('keeps users to their own tokens; root sees all', async () => {
     const a = await makeUser(d.current);
     const b = await makeUser(d.current);
     const aList = await a.client.request('GET', '/svc/v1/api_client_authorizations');
     expect(aList.body.items.map((t: { owner_uuid: string }) => t.owner_uuid)).toEqual([a.uuid]);
-    for (const [method, json] of [['GET', undefined], ['PUT', { api_client_authorization: { scopes: [] } }], ['DELETE', undefined]] as const) {
-      const res = await a.client.request(method, `/svc/v1/api_client_authorizations/${b.tokenUuid}`, { json });
+    for (const [method, json] of [
+      ['GET', undefined],
+      ['PUT', { api_client_authorization: { scopes: [] } }],
+      ['DELETE', undefined],
+    ] as const) {
+      const res = await a.client.request(
+        method,
+        `/svc/v1/api_client_authorizations/${b.tokenUuid}`,
+        { json },
+      );
       expect([method, res.status, res.body.errors]).toEqual([method, 404, ['Object not found']]);
     }
     expect((await b.client.request('GET', '/svc/v1/users/current')).status).toBe(200);
-    const all = await root().request('GET', '/svc/v1/api_client_authorizations', { query: { limit: 1000 } });
+    const all = await root().request('GET', '/svc/v1/api_client_authorizations', {
+      query: { limit: 1000 },
+    });
     const owners = all.body.items.map((t: { owner_uuid: string }) => t.owner_uuid);
     expect(owners).toEqual(expect.arrayContaining([a.uuid, b.uuid]));
   });
@@ -124,7 +178,10 @@ describe('api_client_authorizations', () => {
     const res = await a.client.request('POST', '/svc/v1/api_client_authorizations', {
       json: { api_client_authorization: { owner_uuid: b.uuid } },
     });
-    expect([res.status, res.body.errors]).toEqual([403, ['Forbidden: only admins may create tokens for other users']]);
+    expect([res.status, res.body.errors]).toEqual([
+      403,
+      ['Forbidden: only admins may create tokens for other users'],
+    ]);
     const own = await a.client.request('POST', '/svc/v1/api_client_authorizations', {
       json: { api_client_authorization: { owner_uuid: a.uuid } },
     });
@@ -133,10 +190,17 @@ describe('api_client_authorizations', () => {
 
   it('refuses api_token assignment and non-string scopes', async () => {
     const a = await makeUser(d.current);
-    const token = await a.client.request('POST', '/svc/v1/api_client_authorizations', { json: { api_client_authorization: { api_token: 'x'.repeat(50) } } });
-    expect([token.status, token.body.errors]).toEqual([422, ['api_token assignment not permitted']]);
+    const token = await a.client.request('POST', '/svc/v1/api_client_authorizations', {
+      json: { api_client_authorization: { api_token: 'x'.repeat(50) } },
+    });
+    expect([token.status, token.body.errors]).toEqual([
+      422,
+      ['api_token assignment not permitted'],
+    ]);
     for (const scopes of ['all', [1], [['GET /']]]) {
-      const res = await a.client.request('POST', '/svc/v1/api_client_authorizations', { json: { api_client_authorization: { scopes } } });
+      const res = await a.client.request('POST', '/svc/v1/api_client_authorizations', {
+        json: { api_client_authorization: { scopes } },
+      });
       expect([res.status, res.body.errors]).toEqual([422, ['scopes must be an array of strings']]);
     }
   });
@@ -162,7 +226,11 @@ describe('scopes over HTTP', () => {
     const listOnly = await scoped(['GET /svc/v1/collections']);
     expect((await listOnly.request('GET', '/svc/v1/collections')).status).toBe(200);
     expect((await listOnly.request('GET', '/svc/v1/collections/')).status).toBe(200);
-    for (const [m, p] of [['POST', '/svc/v1/collections'], ['GET', '/svc/v1/groups'], ['GET', C]] as const) {
+    for (const [m, p] of [
+      ['POST', '/svc/v1/collections'],
+      ['GET', '/svc/v1/groups'],
+      ['GET', C],
+    ] as const) {
       const res = await listOnly.request(m, p, { json: {} });
       expect([m, p, res.status, res.body.errors]).toEqual([m, p, 403, ['Forbidden']]);
     }
@@ -179,11 +247,15 @@ describe('scopes over HTTP', () => {
     expect((await readOnly.request('POST', '/svc/v1/workflows', { json: {} })).status).toBe(403);
     const patcher = await scoped(['PATCH /svc/v1/workflows/']);
     const wf = await owner.client.request('POST', '/svc/v1/workflows', { json: {} });
-    expect((await patcher.request('PUT', `/svc/v1/workflows/${wf.body.uuid}`, { json: {} })).status).toBe(200);
+    expect(
+      (await patcher.request('PUT', `/svc/v1/workflows/${wf.body.uuid}`, { json: {} })).status,
+    ).toBe(200);
     const users = await scoped(['GET /svc/v1/users']);
     expect((await users.request('GET', '/svc/v1/users/current')).status).toBe(403);
     const none = await scoped([]);
-    expect((await none.request('GET', '/svc/v1/api_client_authorizations/current')).status).toBe(200);
+    expect((await none.request('GET', '/svc/v1/api_client_authorizations/current')).status).toBe(
+      200,
+    );
     expect((await none.request('GET', '/svc/v1/users/current')).status).toBe(403);
   });
 
@@ -220,20 +292,36 @@ describe('scopes over HTTP', () => {
   });
 
   it('lets a token that may create tokens give them any scopes', async () => {
-    const u = await makeUser(d.current, {}, { scopes: ['GET /svc/v1/api_client_authorizations', 'POST /svc/v1/api_client_authorizations'] });
+    const u = await makeUser(
+      d.current,
+      {},
+      {
+        scopes: ['GET /svc/v1/api_client_authorizations', 'POST /svc/v1/api_client_authorizations'],
+      },
+    );
     expect((await u.client.request('GET', '/svc/v1/api_client_authorizations')).status).toBe(200);
-    const made = await u.client.request('POST', '/svc/v1/api_client_authorizations', { json: { api_client_authorization: { scopes: ['all'] } } });
+    const made = await u.client.request('POST', '/svc/v1/api_client_authorizations', {
+      json: { api_client_authorization: { scopes: ['all'] } },
+    });
     expect([made.status, made.body.scopes]).toEqual([200, ['all']]);
-    expect((await u.client.request('GET', `/svc/v1/api_client_authorizations/${u.tokenUuid}`)).status).toBe(403);
+    expect(
+      (await u.client.request('GET', `/svc/v1/api_client_authorizations/${u.tokenUuid}`)).status,
+    ).toBe(403);
   });
 });
 
 describe('trusted clients', () => {
   it('gives untrusted login tokens only current on api_client_authorizations', async () => {
-    const res = await login(d.current, 'alice', 'alice-pw', { return_to: 'https://app.example.com/cb' });
+    const res = await login(d.current, 'alice', 'alice-pw', {
+      return_to: 'https://app.example.com/cb',
+    });
     expect(res.status).toBe(200);
     const client = await root().request('GET', `/svc/v1/api_clients/${res.body.api_client_uuid}`);
-    expect(client.body).toMatchObject({ url_prefix: 'https://app.example.com', is_trusted: false, name: 'https://app.example.com' });
+    expect(client.body).toMatchObject({
+      url_prefix: 'https://app.example.com',
+      is_trusted: false,
+      name: 'https://app.example.com',
+    });
     const untrusted = d.current.client(`v2/${res.body.uuid}/${res.body.api_token}`);
     const cur = await untrusted.request('GET', '/svc/v1/api_client_authorizations/current');
     expect([cur.status, cur.body.uuid]).toEqual([200, res.body.uuid]);
@@ -249,25 +337,35 @@ describe('trusted clients', () => {
     }
     expect((await untrusted.request('GET', '/svc/v1/users/current')).status).toBe(200);
 
-    const trust = await root().request('PUT', `/svc/v1/api_clients/${res.body.api_client_uuid}`, { json: { api_client: { is_trusted: true } } });
+    const trust = await root().request('PUT', `/svc/v1/api_clients/${res.body.api_client_uuid}`, {
+      json: { api_client: { is_trusted: true } },
+    });
     expect(trust.status).toBe(200);
     const made = await untrusted.request('POST', '/svc/v1/api_client_authorizations', { json: {} });
     expect([made.status, made.body.api_client_uuid]).toEqual([200, res.body.api_client_uuid]);
   });
 
   it('finds the same client again for the same origin', async () => {
-    const a = await login(d.current, 'alice', 'alice-pw', { return_to: 'https://app.example.com/a?x=1' });
-    const b = await login(d.current, 'alice', 'alice-pw', { return_to: 'https://app.example.com:443/b' });
+    const a = await login(d.current, 'alice', 'alice-pw', {
+      return_to: 'https://app.example.com/a?x=1',
+    });
+    const b = await login(d.current, 'alice', 'alice-pw', {
+      return_to: 'https://app.example.com:443/b',
+    });
     expect(a.body.api_client_uuid).toBe(b.body.api_client_uuid);
   });
 
   it('lets only admins write api_clients, and never the built-in one', async () => {
     const u = await makeUser(d.current);
-    const made = await u.client.request('POST', '/svc/v1/api_clients', { json: { api_client: { name: 'x' } } });
+    const made = await u.client.request('POST', '/svc/v1/api_clients', {
+      json: { api_client: { name: 'x' } },
+    });
     expect([made.status, made.body.errors]).toEqual([403, ['Forbidden']]);
     const listed = await u.client.request('GET', '/svc/v1/api_clients');
     expect(listed.status).toBe(200);
-    const builtIn = await root().request('PUT', '/svc/v1/api_clients/home1-ozdt8-000000000000000', { json: { api_client: { name: 'x' } } });
+    const builtIn = await root().request('PUT', '/svc/v1/api_clients/home1-ozdt8-000000000000000', {
+      json: { api_client: { name: 'x' } },
+    });
     expect([builtIn.status, builtIn.body.errors]).toEqual([403, ['Forbidden']]);
   });
 });

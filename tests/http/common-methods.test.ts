@@ -41,7 +41,8 @@ describe.each(samples('home1'))('$type', (sample) => {
       query: { filters: [['uuid', '=', obj.uuid]], select: ['uuid'] },
     });
     // Filters arrive with the filter-language work; until then the unfiltered list is checked.
-    const all = listed.status === 200 ? listed : await root.request('GET', path, { query: { limit: 1000 } });
+    const all =
+      listed.status === 200 ? listed : await root.request('GET', path, { query: { limit: 1000 } });
     expect(all.status).toBe(200);
     expect(all.body.kind).toBe(`${spec.kind}List`);
     expect(all.body.items.map((i: { uuid: string }) => i.uuid)).toContain(obj.uuid);
@@ -54,7 +55,9 @@ describe.each(samples('home1'))('$type', (sample) => {
     expect(after.body.errors).toEqual(['Object not found']);
     if (sample.trashes) {
       expect(deleted.body.is_trashed).toBe(true);
-      const trashed = await root.request('GET', `${path}/${obj.uuid}`, { query: { include_trash: 'true' } });
+      const trashed = await root.request('GET', `${path}/${obj.uuid}`, {
+        query: { include_trash: 'true' },
+      });
       expect(trashed.status).toBe(200);
     }
   });
@@ -69,7 +72,8 @@ describe.each(samples('home1'))('$type', (sample) => {
   });
 
   it('gives 404 for a uuid of the wrong type or an unknown one', async () => {
-    const wrongInfix = sample.type === 'links' ? 'home1-4zz18-000000000000000' : 'home1-o0j2j-000000000000000';
+    const wrongInfix =
+      sample.type === 'links' ? 'home1-4zz18-000000000000000' : 'home1-o0j2j-000000000000000';
     for (const uuid of [wrongInfix, `home1-${spec.infix}-zzzzzzzzzzzzzzz`, 'not-a-uuid']) {
       const res = await d.current.root.request('GET', `${path}/${uuid}`);
       expect([res.status, res.body.errors]).toEqual([404, ['Object not found']]);

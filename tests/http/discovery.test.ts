@@ -2,7 +2,11 @@ import { RESOURCES, schemaName } from '@svc/contract';
 import { useDeployment } from '../harness/deployment';
 
 const d = useDeployment({
-  configure: (_id, c) => (c['RemoteClusters'] = { rmt02: { Host: 'rmt02.example:443' }, off03: { Host: 'x', Proxy: false } }),
+  configure: (_id, c) =>
+    (c['RemoteClusters'] = {
+      rmt02: { Host: 'rmt02.example:443' },
+      off03: { Host: 'x', Proxy: false },
+    }),
 });
 const fetchDoc = () => d.current.client(null).request('GET', '/discovery/v1/apis/svc/v1/rest');
 
@@ -41,13 +45,23 @@ describe('discovery document', () => {
     const plain = await fetchDoc();
     expect(plain.status).toBe(200);
     expect(plain.headers['cache-control']).toBe('public, max-age=3600');
-    const withBadToken = await d.current.client('nonsense').request('GET', '/discovery/v1/apis/svc/v1/rest');
+    const withBadToken = await d.current
+      .client('nonsense')
+      .request('GET', '/discovery/v1/apis/svc/v1/rest');
     const post = await d.current.client(null).request('POST', '/discovery/v1/apis/svc/v1/rest');
-    const otherName = await d.current.client(null).request('GET', '/discovery/v1/apis/arvados/v1/rest');
-    expect([withBadToken.body, post.body, otherName.body]).toEqual([plain.body, plain.body, plain.body]);
+    const otherName = await d.current
+      .client(null)
+      .request('GET', '/discovery/v1/apis/arvados/v1/rest');
+    expect([withBadToken.body, post.body, otherName.body]).toEqual([
+      plain.body,
+      plain.body,
+      plain.body,
+    ]);
     const v2 = await d.current.client(null).request('GET', '/discovery/v1/apis/svc/v2/rest');
     expect([v2.status, v2.body.errors]).toEqual([404, ['API endpoint not found']]);
-    const badName = await d.current.client(null).request('GET', '/discovery/v1/apis/Bad-Name/v1/rest');
+    const badName = await d.current
+      .client(null)
+      .request('GET', '/discovery/v1/apis/Bad-Name/v1/rest');
     expect(badName.status).toBe(404);
   });
 
@@ -100,14 +114,25 @@ describe('discovery document', () => {
       const name = schemaName(r);
       const schema = doc.schemas[name];
       expect(schema).toMatchObject({ id: name, type: 'object', uuidPrefix: r.infix });
-      const expected = Object.entries(r.attributes).filter(([, a]) => !a.secret).map(([n]) => n);
+      const expected = Object.entries(r.attributes)
+        .filter(([, a]) => !a.secret)
+        .map(([n]) => n);
       expect(Object.keys(schema.properties).sort()).toEqual(expected.sort());
-      expect(doc.schemas[`${name}List`].properties.items).toEqual({ type: 'array', items: { $ref: name } });
+      expect(doc.schemas[`${name}List`].properties.items).toEqual({
+        type: 'array',
+        items: { $ref: name },
+      });
       expect(doc.schemas[`${name}List`].properties.kind.default).toBe(`${r.kind}List`);
-      expect(Object.keys(doc.resources[r.type].methods)).toEqual(expect.arrayContaining(['list', 'get', 'create', 'update', 'delete']));
+      expect(Object.keys(doc.resources[r.type].methods)).toEqual(
+        expect.arrayContaining(['list', 'get', 'create', 'update', 'delete']),
+      );
     }
     expect(doc.schemas.ContainerRequest.properties.secret_mounts).toBeUndefined();
-    expect(doc.schemas.Collection.properties.modified_at).toEqual({ type: 'string', format: 'date-time', description: 'Set on every change' });
+    expect(doc.schemas.Collection.properties.modified_at).toEqual({
+      type: 'string',
+      format: 'date-time',
+      description: 'Set on every change',
+    });
     expect(doc.schemas.Collection.properties.replication_desired.type).toBe('integer');
     expect(doc.schemas.Collection.properties.replication_desired.format).toBe('int64');
   });
@@ -121,15 +146,53 @@ describe('discovery document', () => {
 
   it('describes the standard methods as the contract says', async () => {
     const methods = (await fetchDoc()).body.resources.groups.methods as Record<string, Method>;
-    expect(methods['list']).toMatchObject({ id: 'svc.groups.list', path: 'groups', httpMethod: 'GET', parameterOrder: [], response: { $ref: 'GroupList' } });
+    expect(methods['list']).toMatchObject({
+      id: 'svc.groups.list',
+      path: 'groups',
+      httpMethod: 'GET',
+      parameterOrder: [],
+      response: { $ref: 'GroupList' },
+    });
     expect(Object.keys(methods['list']!.parameters).sort()).toEqual(
-      ['limit', 'offset', 'filters', 'order', 'select', 'distinct', 'count', 'where', 'cluster_id', 'bypass_federation', 'include_trash'].sort(),
+      [
+        'limit',
+        'offset',
+        'filters',
+        'order',
+        'select',
+        'distinct',
+        'count',
+        'where',
+        'cluster_id',
+        'bypass_federation',
+        'include_trash',
+      ].sort(),
     );
-    expect(methods['list']!.parameters['limit']).toMatchObject({ type: 'integer', location: 'query', default: '100' });
-    expect(methods['get']).toMatchObject({ path: 'groups/{uuid}', parameterOrder: ['uuid'], response: { $ref: 'Group' } });
-    expect(methods['get']!.parameters['uuid']).toMatchObject({ type: 'string', location: 'path', required: true });
-    expect(methods['create']).toMatchObject({ httpMethod: 'POST', request: { required: true, properties: { group: { $ref: 'Group' } } } });
-    expect(Object.keys(methods['create']!.parameters).sort()).toEqual(['async', 'cluster_id', 'ensure_unique_name', 'select']);
+    expect(methods['list']!.parameters['limit']).toMatchObject({
+      type: 'integer',
+      location: 'query',
+      default: '100',
+    });
+    expect(methods['get']).toMatchObject({
+      path: 'groups/{uuid}',
+      parameterOrder: ['uuid'],
+      response: { $ref: 'Group' },
+    });
+    expect(methods['get']!.parameters['uuid']).toMatchObject({
+      type: 'string',
+      location: 'path',
+      required: true,
+    });
+    expect(methods['create']).toMatchObject({
+      httpMethod: 'POST',
+      request: { required: true, properties: { group: { $ref: 'Group' } } },
+    });
+    expect(Object.keys(methods['create']!.parameters).sort()).toEqual([
+      'async',
+      'cluster_id',
+      'ensure_unique_name',
+      'select',
+    ]);
     expect(methods['update']).toMatchObject({ httpMethod: 'PUT', path: 'groups/{uuid}' });
     expect(methods['delete']).toMatchObject({ httpMethod: 'DELETE', path: 'groups/{uuid}' });
   });
@@ -140,7 +203,10 @@ describe('discovery document', () => {
       for (const m of Object.values(resource.methods)) {
         const path = `/svc/v1/${m.path.replace('{uuid}', 'home1-zzzzz-zzzzzzzzzzzzzzz')}`;
         const res = await d.current.root.request(m.httpMethod, path, { json: {} });
-        expect([m.id, res.status === 404 && res.body.errors[0] === 'API endpoint not found']).toEqual([m.id, false]);
+        expect([
+          m.id,
+          res.status === 404 && res.body.errors[0] === 'API endpoint not found',
+        ]).toEqual([m.id, false]);
         expect([m.id, res.status]).not.toEqual([m.id, 405]);
       }
     }

@@ -9,12 +9,18 @@ it('runs migrations and the common methods of every resource on PGlite', async (
   for (const sample of samples('home1')) {
     const spec = resourceByType(sample.type)!;
     const path = `/svc/v1/${sample.type}`;
-    const created = await d.current.root.request('POST', path, { json: { [spec.singular]: sample.create } });
+    const created = await d.current.root.request('POST', path, {
+      json: { [spec.singular]: sample.create },
+    });
     expect([sample.type, created.status]).toEqual([sample.type, 200]);
     const uuid = created.body.uuid as string;
-    const updated = await d.current.root.request('PATCH', `${path}/${uuid}`, { json: { [spec.singular]: sample.change } });
+    const updated = await d.current.root.request('PATCH', `${path}/${uuid}`, {
+      json: { [spec.singular]: sample.change },
+    });
     expect([sample.type, updated.status]).toEqual([sample.type, 200]);
-    const listed = await d.current.root.request('GET', path, { query: { order: ['modified_at desc'], limit: 1, select: ['uuid'] } });
+    const listed = await d.current.root.request('GET', path, {
+      query: { order: ['modified_at desc'], limit: 1, select: ['uuid'] },
+    });
     expect(listed.body.items[0].uuid).toBe(uuid);
     const deleted = await d.current.root.request('DELETE', `${path}/${uuid}`);
     expect([sample.type, deleted.status]).toEqual([sample.type, 200]);
@@ -22,8 +28,11 @@ it('runs migrations and the common methods of every resource on PGlite', async (
 });
 
 it('orders strings by code point and keeps microseconds', async () => {
-  for (const name of ['b', 'B', 'é']) await d.current.root.request('POST', '/svc/v1/workflows', { json: { workflow: { name } } });
-  const res = await d.current.root.request('GET', '/svc/v1/workflows', { query: { order: ['name'], select: ['name', 'modified_at'] } });
+  for (const name of ['b', 'B', 'é'])
+    await d.current.root.request('POST', '/svc/v1/workflows', { json: { workflow: { name } } });
+  const res = await d.current.root.request('GET', '/svc/v1/workflows', {
+    query: { order: ['name'], select: ['name', 'modified_at'] },
+  });
   expect(res.body.items.map((i: { name: string }) => i.name)).toEqual(['B', 'b', 'é']);
   expect(res.body.items[0].modified_at).toMatch(/\.\d{6}000Z$/);
 });

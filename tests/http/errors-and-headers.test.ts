@@ -38,25 +38,44 @@ describe('error bodies and statuses', () => {
   it('answers 404 before 401 for unknown routes, and 401 before 422', async () => {
     const unknown = await root().request('GET', '/svc/v1/nothing', { token: null });
     expect(unknown.status).toBe(404);
-    const bad = await root().request('POST', '/svc/v1/groups', { raw: { body: '{nope', contentType: 'application/json' }, token: null });
+    const bad = await root().request('POST', '/svc/v1/groups', {
+      raw: { body: '{nope', contentType: 'application/json' },
+      token: null,
+    });
     expect([bad.status, bad.body.errors]).toEqual([401, ['Not logged in']]);
   });
 
-  it.each(['{nope', '[1,2]', '"text"', 'null', '42'])('answers 422 for the JSON body %p', async (body) => {
-    const res = await root().request('POST', '/svc/v1/groups', { raw: { body, contentType: 'application/json' } });
-    expect([res.status, res.body.errors]).toEqual([422, ['Could not parse request body as a JSON object']]);
-  });
+  it.each(['{nope', '[1,2]', '"text"', 'null', '42'])(
+    'answers 422 for the JSON body %p',
+    async (body) => {
+      const res = await root().request('POST', '/svc/v1/groups', {
+        raw: { body, contentType: 'application/json' },
+      });
+      expect([res.status, res.body.errors]).toEqual([
+        422,
+        ['Could not parse request body as a JSON object'],
+      ]);
+    },
+  );
 
   it('answers 413 for a body over API.MaxRequestSize', async () => {
     const big = JSON.stringify({ workflow: { description: 'x'.repeat(5000) } });
-    const res = await root().request('POST', '/svc/v1/workflows', { raw: { body: big, contentType: 'application/json' } });
+    const res = await root().request('POST', '/svc/v1/workflows', {
+      raw: { body: big, contentType: 'application/json' },
+    });
     expect([res.status, res.body.errors]).toEqual([413, ['Request body too large']]);
-    const small = await root().request('POST', '/svc/v1/workflows', { json: { workflow: { description: 'x'.repeat(3000) } } });
+    const small = await root().request('POST', '/svc/v1/workflows', {
+      json: { workflow: { description: 'x'.repeat(3000) } },
+    });
     expect(small.status).toBe(200);
   });
 
   it('answers 401 Not logged in without a valid token', async () => {
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Basic abc' }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer nope' },
+      { authorization: 'Basic abc' },
+    ] as Record<string, string>[]) {
       const res = await root().request('GET', '/svc/v1/groups', { token: null, headers });
       expect([res.status, res.body.errors]).toEqual([401, ['Not logged in']]);
     }
@@ -64,9 +83,17 @@ describe('error bodies and statuses', () => {
 
   it('takes the token from OAuth2 headers and the api_token parameter', async () => {
     const token = d.current.home.rootToken;
-    const oauth = await root().request('GET', '/svc/v1/users/current', { token: null, headers: { authorization: `OAuth2 ${token}` } });
-    const param = await root().request('GET', '/svc/v1/users/current', { token: null, query: { api_token: token } });
-    const v2 = await root().request('GET', '/svc/v1/users/current', { token: `v2/home1-gj3su-000000000000000/${token}` });
+    const oauth = await root().request('GET', '/svc/v1/users/current', {
+      token: null,
+      headers: { authorization: `OAuth2 ${token}` },
+    });
+    const param = await root().request('GET', '/svc/v1/users/current', {
+      token: null,
+      query: { api_token: token },
+    });
+    const v2 = await root().request('GET', '/svc/v1/users/current', {
+      token: `v2/home1-gj3su-000000000000000/${token}`,
+    });
     expect([oauth.status, param.status, v2.status]).toEqual([200, 200, 200]);
     const headerWins = await root().request('GET', '/svc/v1/users/current', {
       token: null,
@@ -79,9 +106,13 @@ describe('error bodies and statuses', () => {
 
 describe('headers', () => {
   it('echoes a valid X-Request-Id and makes one otherwise', async () => {
-    const echoed = await root().request('GET', '/svc/v1/users/current', { headers: { 'x-request-id': 'my id 42' } });
+    const echoed = await root().request('GET', '/svc/v1/users/current', {
+      headers: { 'x-request-id': 'my id 42' },
+    });
     expect(echoed.headers['x-request-id']).toBe('my id 42');
-    const made = await root().request('GET', '/svc/v1/nothing', { headers: { 'x-request-id': 'x'.repeat(1025) } });
+    const made = await root().request('GET', '/svc/v1/nothing', {
+      headers: { 'x-request-id': 'x'.repeat(1025) },
+    });
     expect(made.headers['x-request-id']).toMatch(/^req-[0-9a-z]{20}$/);
   });
 
@@ -92,7 +123,9 @@ describe('headers', () => {
       await root().request('GET', '/discovery/v1/apis/svc/v1/rest', { token: null }),
     ]) {
       expect(res.headers['access-control-allow-origin']).toBe('*');
-      expect(res.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS, PUT, POST, PATCH, DELETE');
+      expect(res.headers['access-control-allow-methods']).toBe(
+        'GET, HEAD, OPTIONS, PUT, POST, PATCH, DELETE',
+      );
       expect(res.headers['access-control-allow-headers']).toBe(
         'Authorization, Content-Type, X-Http-Method-Override, X-Request-Id',
       );
@@ -148,7 +181,10 @@ describe('built-in objects', () => {
   it('serves the public config without secrets', async () => {
     const res = await root().request('GET', '/svc/v1/config');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ClusterID: 'home1', API: { MaxItemsPerResponse: 1000, MaxRequestSize: 4096 } });
+    expect(res.body).toMatchObject({
+      ClusterID: 'home1',
+      API: { MaxItemsPerResponse: 1000, MaxRequestSize: 4096 },
+    });
     expect(res.text).not.toContain(d.current.home.rootToken);
     expect(res.text).not.toMatch(/postgres:|pglite:/);
   });

@@ -6,10 +6,14 @@ const names = (res: { body: { items: { name: string }[] } }) => res.body.items.m
 
 let owner: string;
 beforeAll(async () => {
-  const project = await root().request('POST', '/svc/v1/groups', { json: { group: { name: 'list-owner', group_class: 'project' } } });
+  const project = await root().request('POST', '/svc/v1/groups', {
+    json: { group: { name: 'list-owner', group_class: 'project' } },
+  });
   owner = project.body.uuid;
   for (const name of ['b', 'a', 'C', 'é', 'd', null]) {
-    const res = await root().request('POST', '/svc/v1/workflows', { json: { workflow: { name, owner_uuid: owner } } });
+    const res = await root().request('POST', '/svc/v1/workflows', {
+      json: { workflow: { name, owner_uuid: owner } },
+    });
     expect(res.status).toBe(200);
   }
 });
@@ -32,8 +36,13 @@ describe('list response', () => {
 
   it('orders by modified_at desc, uuid asc by default', async () => {
     const res = await workflows({});
-    const keys = res.body.items.map((i: { modified_at: string; uuid: string }) => [i.modified_at, i.uuid]);
-    const sorted = [...keys].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? 1 : -1));
+    const keys = res.body.items.map((i: { modified_at: string; uuid: string }) => [
+      i.modified_at,
+      i.uuid,
+    ]);
+    const sorted = [...keys].sort((a, b) =>
+      a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? 1 : -1,
+    );
     expect(keys).toEqual(sorted);
   });
 });
@@ -75,7 +84,14 @@ describe('order', () => {
   });
 
   it('accepts the own type prefix and a comma-separated string', async () => {
-    expect(names(await workflows({ order: ['workflows.name asc'] }))).toEqual(['C', 'a', 'b', 'd', 'é', null]);
+    expect(names(await workflows({ order: ['workflows.name asc'] }))).toEqual([
+      'C',
+      'a',
+      'b',
+      'd',
+      'é',
+      null,
+    ]);
     expect(names(await workflows({ order: 'owner_uuid, name DESC' }))[1]).toBe('é');
   });
 
@@ -97,7 +113,9 @@ describe('order', () => {
   });
 
   it('refuses hash and array attributes', async () => {
-    const res = await root().request('GET', '/svc/v1/collections', { query: { order: ['properties'] } });
+    const res = await root().request('GET', '/svc/v1/collections', {
+      query: { order: ['properties'] },
+    });
     expect([res.status, res.body.errors]).toEqual([422, ["Invalid order attribute 'properties'"]]);
   });
 });
@@ -105,10 +123,16 @@ describe('order', () => {
 describe('distinct and count', () => {
   it('returns each distinct selection once, sorted by it', async () => {
     for (let i = 0; i < 2; i++) {
-      await root().request('POST', '/svc/v1/links', { json: { link: { link_class: 'tagdistinct', head_uuid: owner } } });
+      await root().request('POST', '/svc/v1/links', {
+        json: { link: { link_class: 'tagdistinct', head_uuid: owner } },
+      });
     }
-    const plain = await root().request('GET', '/svc/v1/links', { query: { select: ['link_class'] } });
-    const distinct = await root().request('GET', '/svc/v1/links', { query: { select: ['link_class'], distinct: true } });
+    const plain = await root().request('GET', '/svc/v1/links', {
+      query: { select: ['link_class'] },
+    });
+    const distinct = await root().request('GET', '/svc/v1/links', {
+      query: { select: ['link_class'], distinct: true },
+    });
     const classes = distinct.body.items.map((i: { link_class: string }) => i.link_class);
     expect(classes).toEqual([...new Set(classes)].sort());
     expect(plain.body.items.length).toBeGreaterThan(distinct.body.items.length);
@@ -125,8 +149,14 @@ describe('distinct and count', () => {
 
   it('validates count and distinct', async () => {
     const count = await workflows({ count: 'some' });
-    expect([count.status, count.body.errors]).toEqual([422, ["count parameter must be 'exact' or 'none'"]]);
+    expect([count.status, count.body.errors]).toEqual([
+      422,
+      ["count parameter must be 'exact' or 'none'"],
+    ]);
     const distinct = await workflows({ distinct: 'maybe' });
-    expect([distinct.status, distinct.body.errors]).toEqual([422, ['distinct parameter must be a boolean, true or false']]);
+    expect([distinct.status, distinct.body.errors]).toEqual([
+      422,
+      ['distinct parameter must be a boolean, true or false'],
+    ]);
   });
 });

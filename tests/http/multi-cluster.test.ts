@@ -8,7 +8,9 @@ const root = () => d.current.root;
 
 describe('two clusters behind one gateway', () => {
   it('creates on each cluster and gets, updates, deletes by uuid', async () => {
-    const local = await root().request('POST', '/svc/v1/groups', { json: { group: { name: 'here', group_class: 'project' } } });
+    const local = await root().request('POST', '/svc/v1/groups', {
+      json: { group: { name: 'here', group_class: 'project' } },
+    });
     const remote = await root().request('POST', '/svc/v1/groups', {
       query: { cluster_id: 'rmt02' },
       json: { group: { name: 'there', group_class: 'project' } },
@@ -20,7 +22,9 @@ describe('two clusters behind one gateway', () => {
 
     const got = await root().request('GET', `/svc/v1/groups/${remote.body.uuid}`);
     expect([got.status, got.body.name]).toEqual([200, 'there']);
-    const updated = await root().request('PATCH', `/svc/v1/groups/${remote.body.uuid}`, { json: { group: { name: 'moved' } } });
+    const updated = await root().request('PATCH', `/svc/v1/groups/${remote.body.uuid}`, {
+      json: { group: { name: 'moved' } },
+    });
     expect([updated.status, updated.body.name]).toEqual([200, 'moved']);
     const deleted = await root().request('DELETE', `/svc/v1/groups/${remote.body.uuid}`);
     expect([deleted.status, deleted.body.is_trashed]).toEqual([200, true]);
@@ -29,22 +33,41 @@ describe('two clusters behind one gateway', () => {
     const uuids = homeList.body.items.map((i: { uuid: string }) => i.uuid);
     expect(uuids).toContain(local.body.uuid);
     expect(uuids.some((u: string) => u.startsWith('rmt02-'))).toBe(false);
-    const rmtList = await root().request('GET', '/svc/v1/groups', { query: { cluster_id: 'rmt02', select: ['uuid'] } });
-    expect(rmtList.body.items.every((i: { uuid: string }) => i.uuid.startsWith('rmt02-'))).toBe(true);
+    const rmtList = await root().request('GET', '/svc/v1/groups', {
+      query: { cluster_id: 'rmt02', select: ['uuid'] },
+    });
+    expect(rmtList.body.items.every((i: { uuid: string }) => i.uuid.startsWith('rmt02-'))).toBe(
+      true,
+    );
   });
 
   it('keeps each cluster in its own database', async () => {
-    const created = await root().request('POST', '/svc/v1/workflows', { query: { cluster_id: 'rmt02' }, json: {} });
+    const created = await root().request('POST', '/svc/v1/workflows', {
+      query: { cluster_id: 'rmt02' },
+      json: {},
+    });
     const homeCore = d.current.running.cores.find((c) => c.clusterId === 'home1')!;
-    const { rows } = await homeCore.db.query({ text: 'SELECT count(*)::int AS n FROM workflows WHERE uuid = $1', values: [created.body.uuid] });
+    const { rows } = await homeCore.db.query({
+      text: 'SELECT count(*)::int AS n FROM workflows WHERE uuid = $1',
+      values: [created.body.uuid],
+    });
     expect(rows).toEqual([{ n: 0 }]);
   });
 
   it('answers 404 for a cluster that is not configured', async () => {
     const byUuid = await root().request('GET', '/svc/v1/groups/zz404-j7d0g-000000000000000');
-    expect([byUuid.status, byUuid.body.errors]).toEqual([404, ['no proxy available for cluster zz404']]);
-    const byParam = await root().request('POST', '/svc/v1/groups', { query: { cluster_id: 'zz404' }, json: { group_class: 'project' } });
-    expect([byParam.status, byParam.body.errors]).toEqual([404, ['no proxy available for cluster zz404']]);
+    expect([byUuid.status, byUuid.body.errors]).toEqual([
+      404,
+      ['no proxy available for cluster zz404'],
+    ]);
+    const byParam = await root().request('POST', '/svc/v1/groups', {
+      query: { cluster_id: 'zz404' },
+      json: { group_class: 'project' },
+    });
+    expect([byParam.status, byParam.body.errors]).toEqual([
+      404,
+      ['no proxy available for cluster zz404'],
+    ]);
   });
 });
 
@@ -52,7 +75,10 @@ describe('cores trust only the gateway', () => {
   const home = () => d.current.clusters['home1']!;
   const identity = () => encodeIdentity(rootIdentity('home1'));
   const direct = (headers: Record<string, string>, path = '/svc/v1/users/current') =>
-    request(`${home().coreUrl}${path}`, { headers }).then(async (r) => ({ status: r.statusCode, body: await r.body.json() as { errors?: string[] } }));
+    request(`${home().coreUrl}${path}`, { headers }).then(async (r) => ({
+      status: r.statusCode,
+      body: (await r.body.json()) as { errors?: string[] },
+    }));
 
   it('refuses a request without the proof, even with the root token', async () => {
     const res = await direct({ authorization: `Bearer ${home().rootToken}` });
@@ -63,12 +89,22 @@ describe('cores trust only the gateway', () => {
     const id = identity();
     const fields = { method: 'GET', url: '/svc/v1/users/current', identity: id, requestId: 'r1' };
     const goodKey = proofKey(home().rootToken);
-    const good = { 'x-svc-identity': id, 'x-request-id': 'r1', 'x-svc-gateway-proof': signProof(goodKey, fields) };
+    const good = {
+      'x-svc-identity': id,
+      'x-request-id': 'r1',
+      'x-svc-gateway-proof': signProof(goodKey, fields),
+    };
     expect((await direct(good)).status).toBe(200);
     const attempts = [
       { ...good, 'x-svc-gateway-proof': signProof(proofKey('x'.repeat(40)), fields) },
       { ...good, 'x-svc-gateway-proof': signProof(goodKey, fields, Date.now() - 10 * 60_000) },
-      { ...good, 'x-svc-identity': encodeIdentity({ ...rootIdentity('home1'), userUuid: 'home1-tpzed-anonymouspublic' }) },
+      {
+        ...good,
+        'x-svc-identity': encodeIdentity({
+          ...rootIdentity('home1'),
+          userUuid: 'home1-tpzed-anonymouspublic',
+        }),
+      },
       { ...good, 'x-request-id': 'r2' },
     ];
     for (const headers of attempts) expect((await direct(headers)).status).toBe(401);

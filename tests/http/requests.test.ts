@@ -12,9 +12,19 @@ const newGroup = async (attrs: Record<string, unknown> = {}) => {
 
 describe('create and update bodies', () => {
   it('accepts the wrapped, camelCase, bare and form-encoded forms', async () => {
-    const wrapped = await root().request('POST', '/svc/v1/workflows', { json: { workflow: { name: 'a' } } });
+    const wrapped = await root().request('POST', '/svc/v1/workflows', {
+      json: { workflow: { name: 'a' } },
+    });
     const camel = await root().request('POST', '/svc/v1/container_requests', {
-      json: { containerRequest: { name: 'b', command: ['x'], container_image: 'i', cwd: '/', output_path: '/o' } },
+      json: {
+        containerRequest: {
+          name: 'b',
+          command: ['x'],
+          container_image: 'i',
+          cwd: '/',
+          output_path: '/o',
+        },
+      },
     });
     const bare = await root().request('POST', '/svc/v1/groups', {
       json: { name: 'bare', group_class: 'project', ensure_unique_name: true, select: ['name'] },
@@ -25,7 +35,9 @@ describe('create and update bodies', () => {
     const query = await root().request('POST', '/svc/v1/workflows', {
       query: { workflow: JSON.stringify({ name: 'queried' }) },
     });
-    expect([wrapped.status, camel.status, bare.status, form.status, query.status]).toEqual([200, 200, 200, 200, 200]);
+    expect([wrapped.status, camel.status, bare.status, form.status, query.status]).toEqual([
+      200, 200, 200, 200, 200,
+    ]);
     expect(wrapped.body.name).toBe('a');
     expect(camel.body.name).toBe('b');
     expect(bare.body).toEqual({ kind: 'svc#group', name: 'bare' });
@@ -66,13 +78,24 @@ describe('create and update bodies', () => {
   it('answers 422 for an unusable wrapper', async () => {
     for (const workflow of ['not json', '[1]', 7]) {
       const res = await root().request('POST', '/svc/v1/workflows', { json: { workflow } });
-      expect([res.status, res.body.errors]).toEqual([422, ['No workflow hash provided with request']]);
+      expect([res.status, res.body.errors]).toEqual([
+        422,
+        ['No workflow hash provided with request'],
+      ]);
     }
   });
 
   it('lists every failed rule in one 422', async () => {
     const res = await root().request('POST', '/svc/v1/collections', {
-      json: { collection: { bogus: 1, name: 5, properties: 'x', trash_at: 'soon', storage_classes_desired: [1] } },
+      json: {
+        collection: {
+          bogus: 1,
+          name: 5,
+          properties: 'x',
+          trash_at: 'soon',
+          storage_classes_desired: [1],
+        },
+      },
     });
     expect(res.status).toBe(422);
     expect(res.body.errors.sort()).toEqual(
@@ -87,10 +110,17 @@ describe('create and update bodies', () => {
   });
 
   it('accepts null only where nullable', async () => {
-    const ok = await root().request('POST', '/svc/v1/workflows', { json: { workflow: { name: null } } });
+    const ok = await root().request('POST', '/svc/v1/workflows', {
+      json: { workflow: { name: null } },
+    });
     expect(ok.status).toBe(200);
-    const bad = await root().request('POST', '/svc/v1/workflows', { json: { workflow: { created_at: 1, owner_uuid: null } } });
-    expect([bad.status, bad.body.errors]).toEqual([422, ['owner_uuid has an invalid type: string required']]);
+    const bad = await root().request('POST', '/svc/v1/workflows', {
+      json: { workflow: { created_at: 1, owner_uuid: null } },
+    });
+    expect([bad.status, bad.body.errors]).toEqual([
+      422,
+      ['owner_uuid has an invalid type: string required'],
+    ]);
   });
 
   it('ignores the server-set keys silently', async () => {
@@ -118,7 +148,9 @@ describe('create and update bodies', () => {
 
   it('replaces each named attribute whole and keeps the others', async () => {
     const g = await newGroup({ name: 'keep', description: 'd', properties: { a: 1, b: { c: 2 } } });
-    const res = await root().request('PATCH', `/svc/v1/groups/${g.uuid}`, { json: { group: { properties: { b: { d: 3 } } } } });
+    const res = await root().request('PATCH', `/svc/v1/groups/${g.uuid}`, {
+      json: { group: { properties: { b: { d: 3 } } } },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'keep', description: 'd', properties: { b: { d: 3 } } });
   });
@@ -136,7 +168,9 @@ describe('create and update bodies', () => {
       json: { group: { uuid: 'home1-j7d0g-aaaaaaaaaaaaaaa' } },
     });
     expect([change.status, change.body.errors]).toEqual([422, ['uuid change not permitted']]);
-    const same = await root().request('PUT', `/svc/v1/groups/${g.uuid}`, { json: { group: { uuid: g.uuid } } });
+    const same = await root().request('PUT', `/svc/v1/groups/${g.uuid}`, {
+      json: { group: { uuid: g.uuid } },
+    });
     expect(same.status).toBe(200);
     const chosen = await root().request('POST', '/svc/v1/workflows', {
       json: { workflow: { uuid: 'home1-7fd4e-chosenbyadmin00' } },
@@ -155,9 +189,18 @@ describe('create and update bodies', () => {
     const owner = await root().request('POST', '/svc/v1/links', {
       json: { link: { link_class: 'tag', owner_uuid: 'home1-tpzed-nosuchuser00000' } },
     });
-    expect([owner.status, owner.body.errors]).toEqual([422, ["owner_uuid 'home1-tpzed-nosuchuser00000' not found"]]);
+    expect([owner.status, owner.body.errors]).toEqual([
+      422,
+      ["owner_uuid 'home1-tpzed-nosuchuser00000' not found"],
+    ]);
     const ends = await root().request('POST', '/svc/v1/links', {
-      json: { link: { link_class: 'tag', head_uuid: 'home1-4zz18-nosuchthing0000', tail_uuid: 'home1-tpzed-nosuchuser00000' } },
+      json: {
+        link: {
+          link_class: 'tag',
+          head_uuid: 'home1-4zz18-nosuchthing0000',
+          tail_uuid: 'home1-tpzed-nosuchuser00000',
+        },
+      },
     });
     expect(ends.status).toBe(422);
     expect(ends.body.errors.sort()).toEqual([
@@ -167,7 +210,9 @@ describe('create and update bodies', () => {
   });
 
   it('requires required attributes', async () => {
-    const res = await root().request('POST', '/svc/v1/container_requests', { json: { container_request: { cwd: '' } } });
+    const res = await root().request('POST', '/svc/v1/container_requests', {
+      json: { container_request: { cwd: '' } },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors.sort()).toEqual([
       "command can't be blank",
@@ -195,7 +240,10 @@ describe('create and update bodies', () => {
 describe('select', () => {
   it('works on create, get, update, delete and list, keeping kind', async () => {
     const sel = { select: ['uuid', 'name'] };
-    const created = await root().request('POST', '/svc/v1/workflows', { json: { workflow: { name: 's' } }, query: sel });
+    const created = await root().request('POST', '/svc/v1/workflows', {
+      json: { workflow: { name: 's' } },
+      query: sel,
+    });
     expect(created.body).toEqual({ kind: 'svc#workflow', uuid: created.body.uuid, name: 's' });
     const uuid = created.body.uuid;
     for (const [method, path] of [
@@ -206,9 +254,12 @@ describe('select', () => {
       const res = await root().request(method, path, { query: sel });
       expect([method, Object.keys(res.body).sort()]).toEqual([method, ['kind', 'name', 'uuid']]);
     }
-    const list = await root().request('GET', '/svc/v1/links', { query: { select: ['uuid', 'link_class'] } });
+    const list = await root().request('GET', '/svc/v1/links', {
+      query: { select: ['uuid', 'link_class'] },
+    });
     expect(list.body.items.length).toBeGreaterThan(0);
-    for (const item of list.body.items) expect(Object.keys(item).sort()).toEqual(['kind', 'link_class', 'uuid']);
+    for (const item of list.body.items)
+      expect(Object.keys(item).sort()).toEqual(['kind', 'link_class', 'uuid']);
   });
 
   it('rejects unknown, secret and empty selections', async () => {
@@ -229,7 +280,9 @@ describe('select', () => {
     const plain = await root().request('GET', '/svc/v1/collections');
     expect(plain.body.items[0]).not.toHaveProperty('manifest_text');
     expect(plain.body.items[0]).not.toHaveProperty('unsigned_manifest_text');
-    const selected = await root().request('GET', '/svc/v1/collections', { query: { select: ['manifest_text'] } });
+    const selected = await root().request('GET', '/svc/v1/collections', {
+      query: { select: ['manifest_text'] },
+    });
     expect(selected.body.items[0]).toEqual({ kind: 'svc#collection', manifest_text: '' });
   });
 });
@@ -237,19 +290,31 @@ describe('select', () => {
 describe('method override and parameters', () => {
   it('handles a POST with _method or X-Http-Method-Override as that method', async () => {
     const g = await newGroup({ name: 'override' });
-    const viaParam = await root().request('POST', `/svc/v1/groups/${g.uuid}`, { query: { _method: 'get' } });
+    const viaParam = await root().request('POST', `/svc/v1/groups/${g.uuid}`, {
+      query: { _method: 'get' },
+    });
     expect([viaParam.status, viaParam.body.uuid]).toEqual([200, g.uuid]);
     const viaHeader = await root().request('POST', '/svc/v1/groups', {
       headers: { 'x-http-method-override': 'GET' },
       form: { limit: '1', select: '["uuid"]' },
     });
-    expect([viaHeader.status, viaHeader.body.kind, viaHeader.body.limit]).toEqual([200, 'svc#groupList', 1]);
+    expect([viaHeader.status, viaHeader.body.kind, viaHeader.body.limit]).toEqual([
+      200,
+      'svc#groupList',
+      1,
+    ]);
     const paramWins = await root().request('POST', `/svc/v1/groups/${g.uuid}`, {
       headers: { 'x-http-method-override': 'DELETE' },
       form: { _method: 'PATCH', group: JSON.stringify({ description: 'via form' }) },
     });
-    expect([paramWins.status, paramWins.body.description, paramWins.body.is_trashed]).toEqual([200, 'via form', false]);
-    const ignored = await root().request('GET', `/svc/v1/groups/${g.uuid}`, { query: { _method: 'DELETE' } });
+    expect([paramWins.status, paramWins.body.description, paramWins.body.is_trashed]).toEqual([
+      200,
+      'via form',
+      false,
+    ]);
+    const ignored = await root().request('GET', `/svc/v1/groups/${g.uuid}`, {
+      query: { _method: 'DELETE' },
+    });
     expect([ignored.status, ignored.body.is_trashed]).toEqual([200, false]);
     const unsupported = await root().request('POST', '/svc/v1/groups', {
       headers: { 'x-http-method-override': 'HEAD' },
@@ -260,7 +325,14 @@ describe('method override and parameters', () => {
 
   it('takes JSON-encoded strings and ignores unknown parameters', async () => {
     const res = await root().request('GET', '/svc/v1/groups', {
-      query: { limit: '2', offset: '0', order: '["name asc"]', select: '["name"]', alt: 'json', bogus: 'x' },
+      query: {
+        limit: '2',
+        offset: '0',
+        order: '["name asc"]',
+        select: '["name"]',
+        alt: 'json',
+        bogus: 'x',
+      },
     });
     expect([res.status, res.body.limit, res.body.items.length]).toEqual([200, 2, 2]);
   });

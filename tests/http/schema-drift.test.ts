@@ -53,7 +53,12 @@ beforeAll(async () => {
       values: [],
     })
   ).rows;
-  indexes = (await db.query<(typeof indexes)[number]>({ text: `SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'`, values: [] })).rows;
+  indexes = (
+    await db.query<(typeof indexes)[number]>({
+      text: `SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'`,
+      values: [],
+    })
+  ).rows;
 }, 60_000);
 
 afterAll(async () => {
@@ -71,31 +76,41 @@ describe('schema.prisma and the SQL migrations', () => {
     expect(models.map((m) => m.table).sort()).toEqual(tables);
   });
 
-  it.each(models.map((m) => [m.table, m] as const))('agree on the columns of %s', (table, model) => {
-    const actual = columnsOf(table).map((c) => ({
-      name: c.column_name,
-      type: c.data_type,
-      nullable: c.is_nullable === 'YES',
-      precision: c.data_type.startsWith('timestamp') ? c.datetime_precision : null,
-    }));
-    const declared = model.fields.map((f) => ({
-      name: f.name,
-      type: f.nativeType === 'SmallInt' ? 'smallint' : PRISMA_TO_PG[f.type],
-      nullable: f.optional,
-      precision: f.type === 'DateTime' ? Number(/\((\d+)\)/.exec(f.nativeType ?? '')?.[1] ?? 3) : null,
-    }));
-    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
-    expect(declared.sort(byName)).toEqual(actual.sort(byName));
-  });
+  it.each(models.map((m) => [m.table, m] as const))(
+    'agree on the columns of %s',
+    (table, model) => {
+      const actual = columnsOf(table).map((c) => ({
+        name: c.column_name,
+        type: c.data_type,
+        nullable: c.is_nullable === 'YES',
+        precision: c.data_type.startsWith('timestamp') ? c.datetime_precision : null,
+      }));
+      const declared = model.fields.map((f) => ({
+        name: f.name,
+        type: f.nativeType === 'SmallInt' ? 'smallint' : PRISMA_TO_PG[f.type],
+        nullable: f.optional,
+        precision:
+          f.type === 'DateTime' ? Number(/\((\d+)\)/.exec(f.nativeType ?? '')?.[1] ?? 3) : null,
+      }));
+      const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+      expect(declared.sort(byName)).toEqual(actual.sort(byName));
+    },
+  );
 
   it('declare only indexes that exist, on the same columns', () => {
     for (const model of models) {
       for (const index of model.indexes) {
         const found = indexes.find((i) => i.indexname === index.name);
         expect([index.name, found?.tablename]).toEqual([index.name, model.table]);
-        const cols = /\((.*)\)/.exec(found!.indexdef)![1]!.split(',').map((c) => c.trim().split(' ')[0]);
+        const cols = /\((.*)\)/
+          .exec(found!.indexdef)![1]!
+          .split(',')
+          .map((c) => c.trim().split(' ')[0]);
         expect([index.name, cols]).toEqual([index.name, index.columns]);
-        expect([index.name, found!.indexdef.includes('UNIQUE')]).toEqual([index.name, index.unique]);
+        expect([index.name, found!.indexdef.includes('UNIQUE')]).toEqual([
+          index.name,
+          index.unique,
+        ]);
       }
     }
   });
@@ -107,13 +122,15 @@ describe('schema.prisma and the SQL migrations', () => {
 });
 
 describe('the contract and the database', () => {
-  it.each(RESOURCES.map((r) => [r.type, r] as const))('store every stored attribute of %s', (table, r) => {
-    const stored = Object.entries(r.attributes).filter(([, a]) => isStored(a));
-    const actual = new Map(columnsOf(table).map((c) => [c.column_name, c]));
-    for (const [name, a] of stored) {
-      const col = actual.get(name);
-      expect([name, col?.data_type]).toEqual([name, CONTRACT_TO_PG[a.type]]);
-    }
-  });
+  it.each(RESOURCES.map((r) => [r.type, r] as const))(
+    'store every stored attribute of %s',
+    (table, r) => {
+      const stored = Object.entries(r.attributes).filter(([, a]) => isStored(a));
+      const actual = new Map(columnsOf(table).map((c) => [c.column_name, c]));
+      for (const [name, a] of stored) {
+        const col = actual.get(name);
+        expect([name, col?.data_type]).toEqual([name, CONTRACT_TO_PG[a.type]]);
+      }
+    },
+  );
 });
-

@@ -20,7 +20,12 @@ export function serviceCall(
   return {
     cluster: deps.cluster,
     db: tx,
-    caller: { uuid: identity.userUuid, isAdmin: identity.isAdmin, isActive: identity.isActive, identity },
+    caller: {
+      uuid: identity.userUuid,
+      isAdmin: identity.isAdmin,
+      isActive: identity.isActive,
+      identity,
+    },
     endpoint: findEndpoint(resource, name),
     params,
     jsonBody: null,

@@ -22,12 +22,20 @@ export const defaultLogger = (): Logger =>
   pino({ level: process.env['SVC_LOG_LEVEL'] ?? 'info', base: { app: 'core' } });
 
 /** Opens the cluster's database, applies migrations, seeds built-ins, and listens. */
-export async function startCore(cluster: Readonly<ClusterConfig>, log: Logger = defaultLogger()): Promise<RunningCore> {
+export async function startCore(
+  cluster: Readonly<ClusterConfig>,
+  log: Logger = defaultLogger(),
+): Promise<RunningCore> {
   const opened = await openDatabase(cluster.Database.URL);
   await migrate(opened.db);
   const prisma = await openPrisma(opened);
   await seedBuiltIns(prisma, cluster.ClusterID);
-  const app = buildCoreApp({ cluster, db: opened.db, proofKey: proofKey(cluster.SystemRootToken), log });
+  const app = buildCoreApp({
+    cluster,
+    db: opened.db,
+    proofKey: proofKey(cluster.SystemRootToken),
+    log,
+  });
   const server: Server = createServer(app);
   server.keepAliveTimeout = 65_000;
   const { host, port } = splitListen(cluster.Core.Listen);

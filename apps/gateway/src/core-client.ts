@@ -1,7 +1,22 @@
 import { Pool } from 'undici';
 import { BadGatewayError } from '@svc/errors';
-import { encodeIdentity, IDENTITY_HEADER, PROOF_HEADER, randomAlnum, signProof, type Identity } from '@svc/ids';
-import type { CoreTarget } from './gateway-deps';
+import {
+  encodeIdentity,
+  IDENTITY_HEADER,
+  PROOF_HEADER,
+  randomAlnum,
+  signProof,
+  type Identity,
+} from '@svc/ids';
+import type { ClusterConfig } from '@svc/config';
+
+/** A cluster core this gateway forwards to directly (same deployment). */
+export interface CoreTarget {
+  clusterId: string;
+  url: string;
+  proofKey: string;
+  cluster: Readonly<ClusterConfig>;
+}
 
 /**
  * Signed calls from the gateway to a core's `/_internal/` operations (token checks, logins).
@@ -20,7 +35,12 @@ export class CoreClient {
   async post<T>(path: string, body: unknown): Promise<{ status: number; body: T }> {
     const identityHeader = encodeIdentity(this.identity);
     const requestId = `req-${randomAlnum(20)}`;
-    const proof = signProof(this.target.proofKey, { method: 'POST', url: path, identity: identityHeader, requestId });
+    const proof = signProof(this.target.proofKey, {
+      method: 'POST',
+      url: path,
+      identity: identityHeader,
+      requestId,
+    });
     try {
       const res = await this.pool.request({
         method: 'POST',
@@ -35,7 +55,9 @@ export class CoreClient {
       });
       return { status: res.statusCode, body: (await res.body.json()) as T };
     } catch (err) {
-      throw new BadGatewayError(`error contacting cluster ${this.target.clusterId}: ${(err as Error).message}`);
+      throw new BadGatewayError(
+        `error contacting cluster ${this.target.clusterId}: ${(err as Error).message}`,
+      );
     }
   }
 

@@ -1,15 +1,8 @@
 import type { Agent } from 'node:http';
 import type { Logger } from 'pino';
-import type { ClusterConfig, Config } from '@svc/config';
+import type { Config, ClusterConfig } from '@svc/config';
 import type { Authenticator } from './auth/authenticate';
-
-/** A cluster core this gateway forwards to directly (same deployment). */
-export interface CoreTarget {
-  clusterId: string;
-  url: string;
-  proofKey: string;
-  cluster: Readonly<ClusterConfig>;
-}
+import type { CoreTarget } from './core-client';
 
 export interface GatewayDeps {
   config: Readonly<Config>;

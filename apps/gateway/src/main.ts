@@ -12,6 +12,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : String((err as Error).stack ?? err)}\n`);
+  process.stderr.write(
+    `${err instanceof ConfigError ? err.message : String((err as Error).stack ?? err)}\n`,
+  );
   process.exit(1);
 });

@@ -33,7 +33,8 @@ export function encodeQuery(query: Record<string, unknown> = {}): string {
 }
 
 function bodyOf(opts: RequestOptions): { body?: string | Buffer; contentType?: string } {
-  if (opts.json !== undefined) return { body: JSON.stringify(opts.json), contentType: 'application/json' };
+  if (opts.json !== undefined)
+    return { body: JSON.stringify(opts.json), contentType: 'application/json' };
   if (opts.form) {
     return {
       body: new URLSearchParams(opts.form).toString(),
@@ -60,7 +61,13 @@ export class SvcClient {
     return new SvcClient(this.baseUrl, token, this.dispatcher);
   }
 
-  async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<Answer<T>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Untyped by default: a raw request can answer anything (use resource() for typed calls). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async request<T = any>(
+    method: string,
+    path: string,
+    opts: RequestOptions = {},
+  ): Promise<Answer<T>> {
     const { body, contentType } = bodyOf(opts);
     const token = opts.token === undefined ? this.token : opts.token;
     const headers: Record<string, string> = {
@@ -138,4 +145,3 @@ export class ResourceClient<R extends ResourceSpec> {
     return this.client.request<ListAnswer<R>>('GET', this.path(), { query });
   }
 }
-

@@ -96,7 +96,11 @@ describe('environment overrides', () => {
 
   it('build a single-cluster config from defaults', () => {
     const c = buildConfig(
-      singleClusterConfig({ clusterId: 'abcde', systemRootToken: TOKEN, databaseUrl: 'pglite:./data/x' }),
+      singleClusterConfig({
+        clusterId: 'abcde',
+        systemRootToken: TOKEN,
+        databaseUrl: 'pglite:./data/x',
+      }),
       {},
     );
     expect(c.Clusters['abcde']!.Login.Test.Enable).toBe(true);

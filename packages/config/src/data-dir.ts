@@ -3,7 +3,11 @@ import { join, resolve } from 'node:path';
 import { randomAlnum } from '@svc/ids';
 
 /** A value generated once and kept in the data directory (0600: it may be a secret). */
-export function keptValue(dir: string, name: string, make: () => string): { value: string; file: string } {
+export function keptValue(
+  dir: string,
+  name: string,
+  make: () => string,
+): { value: string; file: string } {
   const file = join(resolve(dir), name);
   if (existsSync(file)) return { value: readFileSync(file, 'utf8').trim(), file };
   mkdirSync(resolve(dir), { recursive: true });

@@ -45,7 +45,8 @@ function checkUrl(key: string, value: string, schemes: readonly string[]): void 
 
 function checkCluster(id: string, c: ClusterConfig): void {
   const at = (k: string) => `Clusters.${id}.${k}`;
-  if (!CLUSTER_ID_RE.test(id)) throw new ConfigError(`Clusters.${id}`, 'cluster id must match ^[0-9a-z]{5}$');
+  if (!CLUSTER_ID_RE.test(id))
+    throw new ConfigError(`Clusters.${id}`, 'cluster id must match ^[0-9a-z]{5}$');
   if (c.ClusterID !== undefined && c.ClusterID !== id) {
     throw new ConfigError(at('ClusterID'), `must equal the Clusters key "${id}"`);
   }
@@ -54,7 +55,10 @@ function checkCluster(id: string, c: ClusterConfig): void {
   c.Users.AnonymousUserToken = bareSecret(c.Users.AnonymousUserToken);
   if (c.ExternalURL !== '') checkUrl(at('ExternalURL'), c.ExternalURL, ['http', 'https']);
   if (!/^(postgres|postgresql):\/\/|^pglite:.+/.test(c.Database.URL)) {
-    throw new ConfigError(at('Database.URL'), 'must be postgres://…, postgresql://…, or pglite:<directory>');
+    throw new ConfigError(
+      at('Database.URL'),
+      'must be postgres://…, postgresql://…, or pglite:<directory>',
+    );
   }
   parseListen(at('Core.Listen'), c.Core.Listen);
   const enabled = LOGIN_PROVIDERS.filter((p) => c.Login[p].Enable);
@@ -65,7 +69,8 @@ function checkCluster(id: string, c: ClusterConfig): void {
     );
   }
   for (const [rid] of Object.entries(c.RemoteClusters)) {
-    if (!CLUSTER_ID_RE.test(rid)) throw new ConfigError(at(`RemoteClusters.${rid}`), 'cluster id must match ^[0-9a-z]{5}$');
+    if (!CLUSTER_ID_RE.test(rid))
+      throw new ConfigError(at(`RemoteClusters.${rid}`), 'cluster id must match ^[0-9a-z]{5}$');
     if (rid === id) throw new ConfigError(at(`RemoteClusters.${rid}`), 'must not equal ClusterID');
   }
 }
@@ -94,7 +99,10 @@ export function validateConfig(input: unknown): Readonly<Config> {
     }
     config.Gateway.HomeCluster = ids[0]!;
   } else if (!ids.includes(config.Gateway.HomeCluster)) {
-    throw new ConfigError('Gateway.HomeCluster', `"${config.Gateway.HomeCluster}" is not in Clusters`);
+    throw new ConfigError(
+      'Gateway.HomeCluster',
+      `"${config.Gateway.HomeCluster}" is not in Clusters`,
+    );
   }
   parseListen('Gateway.Listen', config.Gateway.Listen);
   return deepFreeze(config);

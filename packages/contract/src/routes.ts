@@ -45,7 +45,8 @@ function matchSegments(pattern: readonly string[], actual: readonly string[]) {
 function decodeSegment(s: string): string | null {
   try {
     const decoded = decodeURIComponent(s);
-    if (decoded === '.' || decoded === '..' || decoded.includes('/') || decoded.includes('\\')) return null;
+    if (decoded === '.' || decoded === '..' || decoded.includes('/') || decoded.includes('\\'))
+      return null;
     return decoded;
   } catch {
     return null;

@@ -28,7 +28,11 @@ export function parseTimestampInput(value: string): string | null {
     Number(m[i] ?? '0'),
   ) as [number, number, number, number, number, number];
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  const base = Date.UTC(year, month - 1, day, hour, minute, second);
+  // Date.UTC maps years 0–99 to 1900–1999; setUTCFullYear does not.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, 0);
+  const base = date.getTime();
   const check = new Date(base);
   if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return null;
   const zone = m[8];

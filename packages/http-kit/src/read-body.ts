@@ -11,7 +11,10 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
     req.resume();
     throw new PayloadTooLargeError();
   }
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+  if (
+    req.headers['content-length'] === undefined &&
+    req.headers['transfer-encoding'] === undefined
+  ) {
     return EMPTY;
   }
   try {

@@ -57,8 +57,16 @@ export function parseManifest(text: string): ParsedManifest {
       total += Number(m[2]);
       files.add(`${stream}\u0000${m[3]}`);
     }
-    stored.push([stream, ...locators.map((l) => withoutHints(l, (h) => !h.startsWith('A'))), ...fileTokens].join(' '));
-    portable.push([stream, ...locators.map((l) => withoutHints(l, () => false)), ...fileTokens].join(' '));
+    stored.push(
+      [
+        stream,
+        ...locators.map((l) => withoutHints(l, (h) => !h.startsWith('A'))),
+        ...fileTokens,
+      ].join(' '),
+    );
+    portable.push(
+      [stream, ...locators.map((l) => withoutHints(l, () => false)), ...fileTokens].join(' '),
+    );
   }
   return {
     stored: stored.join('\n') + '\n',

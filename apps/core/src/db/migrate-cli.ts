@@ -9,7 +9,9 @@ async function main(): Promise<void> {
     const { db } = await openDatabase(cluster.Database.URL);
     try {
       const applied = await migrate(db);
-      process.stdout.write(`${cluster.ClusterID}: ${applied.length ? applied.join(', ') : 'up to date'}\n`);
+      process.stdout.write(
+        `${cluster.ClusterID}: ${applied.length ? applied.join(', ') : 'up to date'}\n`,
+      );
     } finally {
       await db.close();
     }
@@ -17,6 +19,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : String((err as Error).stack ?? err)}\n`);
+  process.stderr.write(
+    `${err instanceof ConfigError ? err.message : String((err as Error).stack ?? err)}\n`,
+  );
   process.exit(1);
 });

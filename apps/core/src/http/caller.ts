@@ -6,5 +6,10 @@ import type { Caller } from '../call';
  * user's flags, and the gateway signed the result. Nothing is looked up again here.
  */
 export function callerOf(identity: Identity): Caller {
-  return { uuid: identity.userUuid, isAdmin: identity.isAdmin, isActive: identity.isActive, identity };
+  return {
+    uuid: identity.userUuid,
+    isAdmin: identity.isAdmin,
+    isActive: identity.isActive,
+    identity,
+  };
 }

@@ -44,7 +44,9 @@ function verifiedIdentity(deps: CoreDeps, req: Request, requestId: string): Iden
   return identity;
 }
 
-function throwUnlessEndpoint(match: RouteMatch): asserts match is Extract<RouteMatch, { kind: 'endpoint' }> {
+function throwUnlessEndpoint(
+  match: RouteMatch,
+): asserts match is Extract<RouteMatch, { kind: 'endpoint' }> {
   if (match.kind === 'not-found') throw new EndpointNotFoundError();
   if (match.kind === 'method-not-allowed') throw new MethodNotAllowedError();
 }
@@ -53,7 +55,10 @@ function throwUnlessEndpoint(match: RouteMatch): asserts match is Extract<RouteM
 async function internalCall(deps: CoreDeps, req: Request, res: Response): Promise<void> {
   const handler = internalHandler(req.method, req.path);
   if (!handler) throw new EndpointNotFoundError();
-  const body = await parseBody(req.headers['content-type'], await readBody(req, deps.cluster.API.MaxRequestSize));
+  const body = await parseBody(
+    req.headers['content-type'],
+    await readBody(req, deps.cluster.API.MaxRequestSize),
+  );
   if (body.error) throw new UnprocessableError(body.error);
   sendJson(res, 200, await handler({ db: deps.db, cluster: deps.cluster }, body.fields ?? {}));
 }

@@ -14,4 +14,9 @@ export const col = (table: string, column: string): Sql => raw(`"${table}"."${co
 
 /** Every condition, ANDed (TRUE for none). */
 export const allOf = (conditions: readonly Sql[]): Sql =>
-  conditions.length === 0 ? sql`TRUE` : sql`(${join(conditions.map((c) => sql`(${c})`), ' AND ')})`;
+  conditions.length === 0
+    ? sql`TRUE`
+    : sql`(${join(
+        conditions.map((c) => sql`(${c})`),
+        ' AND ',
+      )})`;

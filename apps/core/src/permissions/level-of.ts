@@ -14,12 +14,18 @@ export async function levelOf(db: Db, caller: Caller, uuid: string): Promise<Lev
 }
 
 /** levelOf for many objects in one query (rendering can_write / can_manage of a page). */
-export async function levelsOf(db: Db, caller: Caller, uuids: readonly string[]): Promise<Map<string, Level>> {
+export async function levelsOf(
+  db: Db,
+  caller: Caller,
+  uuids: readonly string[],
+): Promise<Map<string, Level>> {
   const out = new Map<string, Level>();
   if (uuids.length === 0) return out;
   if (caller.isAdmin) {
     const { rows } = await db.query<{ uuid: string }>(
-      toQuery(sql`SELECT uuid FROM object_owners WHERE uuid = ANY(${bindValue([...uuids])}::text[])`),
+      toQuery(
+        sql`SELECT uuid FROM object_owners WHERE uuid = ANY(${bindValue([...uuids])}::text[])`,
+      ),
     );
     for (const r of rows) out.set(r.uuid, MANAGE);
     return out;

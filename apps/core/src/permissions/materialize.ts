@@ -48,18 +48,34 @@ SELECT user_uuid, node, max(level), (substr(node, 7, 5) = 'j7d0g' OR max(level) 
   FROM walk GROUP BY user_uuid, node`;
 
 /** Brings materialized_permissions up to date after edges into `heads` were added, changed or removed. */
-export async function refreshPermissions(tx: Db, clusterId: string, heads: readonly string[]): Promise<void> {
+export async function refreshPermissions(
+  tx: Db,
+  clusterId: string,
+  heads: readonly string[],
+): Promise<void> {
   const unique = [...new Set(heads.filter((h) => h !== ''))];
   if (unique.length === 0) return;
-  const { rows } = await tx.query<{ nodes: string[] }>(statement(SUBTREE, [unique], 'perm_subtree'));
+  const { rows } = await tx.query<{ nodes: string[] }>(
+    statement(SUBTREE, [unique], 'perm_subtree'),
+  );
   const nodes = rows[0]?.nodes ?? [];
-  await tx.query(statement('DELETE FROM materialized_permissions WHERE target_uuid = ANY($1::text[])', [nodes], 'perm_clear'));
+  await tx.query(
+    statement(
+      'DELETE FROM materialized_permissions WHERE target_uuid = ANY($1::text[])',
+      [nodes],
+      'perm_clear',
+    ),
+  );
   await tx.query(statement(REFILL, [nodes, builtInUuids(clusterId).systemUser], 'perm_refill'));
 }
 
 /** Recomputes the whole table: for tests comparing it with the incremental result, never at run time. */
 export async function recomputeAllPermissions(tx: Db, clusterId: string): Promise<void> {
   await tx.query(statement('DELETE FROM materialized_permissions'));
-  const { rows } = await tx.query<{ uuid: string }>(statement(`SELECT uuid FROM groups UNION SELECT uuid FROM users UNION SELECT head_uuid FROM links WHERE link_class = 'permission' AND head_uuid IS NOT NULL`));
+  const { rows } = await tx.query<{ uuid: string }>(
+    statement(
+      `SELECT uuid FROM groups UNION SELECT uuid FROM users UNION SELECT head_uuid FROM links WHERE link_class = 'permission' AND head_uuid IS NOT NULL`,
+    ),
+  );
   await tx.query(statement(REFILL, [rows.map((r) => r.uuid), builtInUuids(clusterId).systemUser]));
 }

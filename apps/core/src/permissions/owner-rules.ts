@@ -7,13 +7,16 @@ import { isReadable } from './readable';
 import { levelOf } from './level-of';
 
 async function groupClassOf(tx: Db, uuid: string): Promise<string | null> {
-  const { rows } = await tx.query<{ group_class: string }>(statement('SELECT group_class FROM groups WHERE uuid = $1', [uuid]));
+  const { rows } = await tx.query<{ group_class: string }>(
+    statement('SELECT group_class FROM groups WHERE uuid = $1', [uuid]),
+  );
   return rows[0]?.group_class ?? null;
 }
 
 /** An owner must exist, be readable, and be a user or a project (permissions.md §2). */
 async function checkOwnerKind(tx: Db, caller: Caller, owner: string): Promise<void> {
-  if (!(await isReadable(tx, caller, owner))) throw new UnprocessableError(msg.referenceNotFound('owner_uuid', owner));
+  if (!(await isReadable(tx, caller, owner)))
+    throw new UnprocessableError(msg.referenceNotFound('owner_uuid', owner));
   if (isUserUuid(owner)) return;
   if (!isGroupUuid(owner) || (await groupClassOf(tx, owner)) !== 'project') {
     throw new UnprocessableError('owner_uuid must be a user or a project');
@@ -21,7 +24,9 @@ async function checkOwnerKind(tx: Db, caller: Caller, owner: string): Promise<vo
 }
 
 const withoutWrite = (which: 'old' | 'new') =>
-  new ForbiddenError(`owner_uuid cannot be set or changed without write permission on ${which} owner`);
+  new ForbiddenError(
+    `owner_uuid cannot be set or changed without write permission on ${which} owner`,
+  );
 
 /** Creating in an owner needs write on it (callers always have it on themselves). */
 export async function checkCreateOwner(tx: Db, caller: Caller, owner: string): Promise<void> {

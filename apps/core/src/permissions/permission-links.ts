@@ -30,7 +30,15 @@ export async function ensurePermissionLink(
   await refreshPermissions(tx, c, [head]);
 }
 
-async function insertLink(call: Call, tx: Db, c: string, tail: string, head: string, name: PermissionName, now: string) {
+async function insertLink(
+  call: Call,
+  tx: Db,
+  c: string,
+  tail: string,
+  head: string,
+  name: PermissionName,
+  now: string,
+) {
   await tx.query(
     statement(
       `INSERT INTO links (uuid, owner_uuid, created_at, modified_at, modified_by_user_uuid, link_class, name, tail_uuid, head_uuid, properties)
@@ -63,19 +71,32 @@ export async function deletePermissionLinks(
  */
 export async function deleteLinksOf(tx: Db, clusterId: string, uuid: string): Promise<void> {
   const { rows } = await tx.query<{ head_uuid: string | null; link_class: string }>(
-    statement('DELETE FROM links WHERE head_uuid = $1 OR tail_uuid = $1 RETURNING head_uuid, link_class', [uuid]),
+    statement(
+      'DELETE FROM links WHERE head_uuid = $1 OR tail_uuid = $1 RETURNING head_uuid, link_class',
+      [uuid],
+    ),
   );
-  const heads = rows.filter((r) => r.link_class === 'permission' && r.head_uuid).map((r) => r.head_uuid!);
+  const heads = rows
+    .filter((r) => r.link_class === 'permission' && r.head_uuid)
+    .map((r) => r.head_uuid!);
   await refreshPermissions(tx, clusterId, [...heads, uuid]);
 }
 
 /** Deletes a role's outgoing permission links (trashing a role, permissions.md §4). */
-export async function deleteOutgoingPermissionLinks(tx: Db, clusterId: string, tail: string): Promise<void> {
+export async function deleteOutgoingPermissionLinks(
+  tx: Db,
+  clusterId: string,
+  tail: string,
+): Promise<void> {
   const { rows } = await tx.query<{ head_uuid: string }>(
     statement(
       `DELETE FROM links WHERE link_class = 'permission' AND tail_uuid = $1 RETURNING head_uuid`,
       [tail],
     ),
   );
-  await refreshPermissions(tx, clusterId, rows.map((r) => r.head_uuid));
+  await refreshPermissions(
+    tx,
+    clusterId,
+    rows.map((r) => r.head_uuid),
+  );
 }

@@ -14,15 +14,24 @@ import { requireAdmin } from './admin';
 import { notHiddenByOwner, notTrashedItself, ownedObjectVisible } from './visibility';
 
 export const includeTrash = (call: Call): boolean =>
-  (convertParam('include_trash', 'boolean', call.params['include_trash']) as boolean | undefined) ?? false;
+  (convertParam('include_trash', 'boolean', call.params['include_trash']) as boolean | undefined) ??
+  false;
 
 /**
  * Hidden objects (trashed, or beneath a trashed group) are left out unless include_trash=true.
  * A removal finds an object that is trashed itself (groups.md §6).
  */
-export function hiddenScope(call: Call, table: string, purpose: Purpose, trashable: boolean): Sql[] {
+export function hiddenScope(
+  call: Call,
+  table: string,
+  purpose: Purpose,
+  trashable: boolean,
+): Sql[] {
   if (includeTrash(call)) return [];
-  return [notHiddenByOwner(table), ...(trashable && purpose === 'read' ? [notTrashedItself(table)] : [])];
+  return [
+    notHiddenByOwner(table),
+    ...(trashable && purpose === 'read' ? [notTrashedItself(table)] : []),
+  ];
 }
 
 /**

@@ -19,7 +19,13 @@ export interface AccessPolicy {
   /** Before a create; `attrs` are the raw client attributes. */
   create(call: Call, tx: Db, attrs: Readonly<Record<string, unknown>>): Promise<void>;
   /** Before an update (`attrs` given) or a delete (`attrs` null) of a visible object. */
-  write(call: Call, tx: Db, row: Readonly<Record<string, unknown>>, attrs: Readonly<Record<string, unknown>> | null, op: WriteOp): Promise<void>;
+  write(
+    call: Call,
+    tx: Db,
+    row: Readonly<Record<string, unknown>>,
+    attrs: Readonly<Record<string, unknown>> | null,
+    op: WriteOp,
+  ): Promise<void>;
 }
 
 export function requireActive(call: Call): void {
@@ -28,11 +34,16 @@ export function requireActive(call: Call): void {
 
 /** 403 "Forbidden: insufficient permission to modify <uuid>" below `level`. */
 export async function requireLevel(call: Call, tx: Db, uuid: string, level: Level): Promise<void> {
-  if ((await levelOf(tx, call.caller, uuid)) < level) throw new ForbiddenError(msg.insufficientPermission(uuid));
+  if ((await levelOf(tx, call.caller, uuid)) < level)
+    throw new ForbiddenError(msg.insufficientPermission(uuid));
 }
 
 /** The owner rules of create (permissions.md §2). */
-export async function checkOwnerOnCreate(call: Call, tx: Db, attrs: Readonly<Record<string, unknown>>): Promise<void> {
+export async function checkOwnerOnCreate(
+  call: Call,
+  tx: Db,
+  attrs: Readonly<Record<string, unknown>>,
+): Promise<void> {
   const owner = attrs['owner_uuid'];
   if (typeof owner === 'string' && owner !== '') await checkCreateOwner(tx, call.caller, owner);
 }

@@ -10,6 +10,8 @@ import { levelOf } from './level-of';
 export async function isReadable(db: Db, caller: Caller, uuid: string): Promise<boolean> {
   if ((await levelOf(db, caller, uuid)) >= READ) return true;
   if (!caller.isActive || !isGroupUuid(uuid)) return false;
-  const { rows } = await db.query(statement(`SELECT 1 FROM groups WHERE uuid = $1 AND group_class = 'role'`, [uuid]));
+  const { rows } = await db.query(
+    statement(`SELECT 1 FROM groups WHERE uuid = $1 AND group_class = 'role'`, [uuid]),
+  );
   return rows.length > 0;
 }

@@ -15,9 +15,17 @@ SELECT uuid, eff::text AS eff FROM walk`;
  * or it was created. Ownership has no cycles (owner changes refuse them), so the walk ends.
  */
 export async function refreshTrashedGroups(tx: Db, groupUuid: string): Promise<void> {
-  const { rows } = await tx.query<{ uuid: string; eff: string | null }>(statement(WALK, [groupUuid], 'trash_walk'));
+  const { rows } = await tx.query<{ uuid: string; eff: string | null }>(
+    statement(WALK, [groupUuid], 'trash_walk'),
+  );
   const uuids = rows.map((r) => r.uuid);
-  await tx.query(statement('DELETE FROM trashed_groups WHERE group_uuid = ANY($1::text[])', [uuids], 'trash_clear'));
+  await tx.query(
+    statement(
+      'DELETE FROM trashed_groups WHERE group_uuid = ANY($1::text[])',
+      [uuids],
+      'trash_clear',
+    ),
+  );
   const trashed = rows.filter((r) => r.eff !== null);
   if (trashed.length === 0) return;
   await tx.query(

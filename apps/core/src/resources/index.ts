@@ -43,7 +43,9 @@ export function buildHandlers(): Map<string, Handler> {
   const missing = [...served].filter((id) => !handlers.has(id));
   const extra = [...handlers.keys()].filter((id) => !served.has(id));
   if (missing.length > 0 || extra.length > 0) {
-    throw new Error(`endpoint table and handlers differ: missing ${missing.join(', ')}; extra ${extra.join(', ')}`);
+    throw new Error(
+      `endpoint table and handlers differ: missing ${missing.join(', ')}; extra ${extra.join(', ')}`,
+    );
   }
   return handlers;
 }

@@ -8,7 +8,11 @@ import type { TokenCache } from './token-cache';
 /** Is this the cluster's SystemRootToken, bare or as `v2/<c>-gj3su-000000000000000/<secret>`? */
 export function isRootToken(home: Readonly<ClusterConfig>, token: string): boolean {
   const v2 = parseV2Token(token);
-  if (v2) return v2.uuid === builtInUuids(home.ClusterID).rootToken && safeEqual(v2.secret, home.SystemRootToken);
+  if (v2)
+    return (
+      v2.uuid === builtInUuids(home.ClusterID).rootToken &&
+      safeEqual(v2.secret, home.SystemRootToken)
+    );
   return safeEqual(token, home.SystemRootToken);
 }
 
@@ -33,7 +37,8 @@ export async function authenticate(
   remote: string | null,
 ): Promise<Identity> {
   if (!token) throw new NotLoggedInError();
-  if (isRootToken(auth.home, token)) return rootIdentity(auth.home.ClusterID, parseV2Token(token)?.secret ?? token);
+  if (isRootToken(auth.home, token))
+    return rootIdentity(auth.home.ClusterID, parseV2Token(token)?.secret ?? token);
   const cached = auth.cache.get(token, remote);
   if (cached) return cached;
   const res = await auth.homeCore.post<{ identity: Identity; expiresAt: string | null }>(

@@ -5,7 +5,11 @@ import type { TokenCache } from './token-cache';
  * After a successful write through this gateway, forget cached identities it may have changed:
  * a token record (scopes, expiry, deletion), a user (flags), or any api_client (trust).
  */
-export function evictAfterWrite(cache: TokenCache, endpoint: Endpoint, uuid: string | undefined): void {
+export function evictAfterWrite(
+  cache: TokenCache,
+  endpoint: Endpoint,
+  uuid: string | undefined,
+): void {
   if (endpoint.name === 'list' || endpoint.name === 'get' || endpoint.name === 'current') return;
   switch (endpoint.resource) {
     case 'api_client_authorizations':

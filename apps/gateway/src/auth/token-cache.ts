@@ -14,7 +14,9 @@ interface Entry {
 }
 
 const keyOf = (token: string, remote: string | null): string =>
-  createHash('sha256').update(`${token}\n${remote ?? ''}`).digest('hex');
+  createHash('sha256')
+    .update(`${token}\n${remote ?? ''}`)
+    .digest('hex');
 
 export class TokenCache {
   private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TOKEN_CACHE_TTL_MS });
@@ -27,7 +29,11 @@ export class TokenCache {
   set(token: string, remote: string | null, identity: Identity, expiresAt: string | null): void {
     const untilExpiry = expiresAt === null ? Infinity : Date.parse(expiresAt) - Date.now();
     if (untilExpiry <= 0) return;
-    this.cache.set(keyOf(token, remote), { identity }, { ttl: Math.min(TOKEN_CACHE_TTL_MS, untilExpiry) });
+    this.cache.set(
+      keyOf(token, remote),
+      { identity },
+      { ttl: Math.min(TOKEN_CACHE_TTL_MS, untilExpiry) },
+    );
   }
 
   evictWhere(match: (identity: Identity) => boolean): void {

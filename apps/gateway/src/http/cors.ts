@@ -3,7 +3,8 @@ import type { RequestHandler } from 'express';
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS, PUT, POST, PATCH, DELETE',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Http-Method-Override, X-Request-Id',
+  'Access-Control-Allow-Headers':
+    'Authorization, Content-Type, X-Http-Method-Override, X-Request-Id',
   'Access-Control-Max-Age': '86400',
 };
 

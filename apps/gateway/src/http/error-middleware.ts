@@ -7,7 +7,8 @@ import { sendJson } from '@svc/http-kit';
 export function errorMiddleware(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     const apiError = err instanceof ApiError ? err : internalError();
-    if (apiError.status >= 500) log.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
+    if (apiError.status >= 500)
+      log.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
     if (res.headersSent) {
       res.end();
       return;

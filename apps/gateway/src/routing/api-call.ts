@@ -23,7 +23,8 @@ import { GATEWAY_HANDLERS } from '../login';
 import { authenticate } from '../auth/authenticate';
 import { scopesPermit } from '../auth/scopes';
 import { presentedToken } from '../auth/token';
-import type { CoreTarget, GatewayDeps } from '../gateway-deps';
+import type { CoreTarget } from '../core-client';
+import type { GatewayDeps } from '../gateway-deps';
 import { resolveCluster } from './resolve-cluster';
 
 /** What the proxy forwards: where to, as whom, and the body it already read. */
@@ -52,14 +53,20 @@ const identityFor = (identity: Identity, target: CoreTarget, home: string): Iden
 
 /** `remote=<id>` counts only on the two `current` endpoints (auth.md §3). */
 function remoteParam(endpoint: Endpoint, params: Readonly<Record<string, unknown>>): string | null {
-  const honoured = endpoint.name === 'current' && ['users', 'api_client_authorizations'].includes(endpoint.resource);
+  const honoured =
+    endpoint.name === 'current' &&
+    ['users', 'api_client_authorizations'].includes(endpoint.resource);
   const remote = params['remote'];
   return honoured && typeof remote === 'string' && remote !== '' ? remote : null;
 }
 
 /** The presented secret is echoed only by `current`, and not to a remote asking for it. */
 function withoutEcho(identity: Identity, endpoint: Endpoint, remote: string | null): Identity {
-  if (endpoint.name === 'current' && endpoint.resource === 'api_client_authorizations' && remote === null) {
+  if (
+    endpoint.name === 'current' &&
+    endpoint.resource === 'api_client_authorizations' &&
+    remote === null
+  ) {
     return identity;
   }
   const { echoToken: _hidden, ...rest } = identity;
@@ -85,7 +92,9 @@ export function apiCall(deps: GatewayDeps): RequestHandler {
       methodParamOf(query, parsed.fields),
       Array.isArray(override) ? override[0] : override,
     );
-    const { endpoint, path } = endpointOf(method === req.method ? byPath : matchRoute(method, req.path));
+    const { endpoint, path } = endpointOf(
+      method === req.method ? byPath : matchRoute(method, req.path),
+    );
     const params = mergeParams({ query, body: parsed.fields, bodyKind: parsed.kind, path });
     if (endpoint.servedBy === 'gateway') {
       if (parsed.error) throw new UnprocessableError(parsed.error);
@@ -101,7 +110,11 @@ export function apiCall(deps: GatewayDeps): RequestHandler {
     const clusterId = resolveCluster(endpoint, path, params, deps.home.ClusterID);
     const target = deps.cores.get(clusterId);
     if (!target) throw new NotFoundError(msg.noProxyForCluster(clusterId));
-    const vouched = identityFor(withoutEcho(identity, endpoint, remote), target, deps.home.ClusterID);
+    const vouched = identityFor(
+      withoutEcho(identity, endpoint, remote),
+      target,
+      deps.home.ClusterID,
+    );
     forwards.set(req, { target, identityHeader: encodeIdentity(vouched), body, endpoint, path });
     next();
   };

@@ -29,14 +29,20 @@ function rootTokenRecord(call: Call): Record<string, unknown> {
 
 async function current(call: Call): Promise<Reply> {
   if (isRootToken(call)) return { body: rootTokenRecord(call) };
-  const reply = await readObject(call, apiClientAuthorizationRules, call.caller.identity.tokenUuid ?? '');
+  const reply = await readObject(
+    call,
+    apiClientAuthorizationRules,
+    call.caller.identity.tokenUuid ?? '',
+  );
   return { body: { ...(reply.body as object), api_token: call.caller.identity.echoToken ?? null } };
 }
 
 /** Tokens of untrusted clients may only read their own record through `current` (auth.md §7). */
 function requireTrustedClient(call: Call): void {
   if (!call.caller.identity.apiClientTrusted) {
-    throw new ForbiddenError("Forbidden: this API client cannot manipulate other clients' access tokens.");
+    throw new ForbiddenError(
+      "Forbidden: this API client cannot manipulate other clients' access tokens.",
+    );
   }
 }
 
@@ -46,7 +52,10 @@ export const apiClientAuthorizationRules: ResourceRules = {
   guard: requireTrustedClient,
   policy: {
     /** The caller's own tokens; the root token sees all (auth.md §6). */
-    visible: (call) => (isRootToken(call) ? [] : [sql`${raw('"api_client_authorizations"."owner_uuid"')} = ${call.caller.uuid}`]),
+    visible: (call) =>
+      isRootToken(call)
+        ? []
+        : [sql`${raw('"api_client_authorizations"."owner_uuid"')} = ${call.caller.uuid}`],
     async create(call) {
       requireActive(call);
     },
@@ -55,7 +64,8 @@ export const apiClientAuthorizationRules: ResourceRules = {
     },
   },
   async prepareCreate(ctx, row) {
-    if ('api_token' in ctx.input) throw new UnprocessableError('api_token assignment not permitted');
+    if ('api_token' in ctx.input)
+      throw new UnprocessableError('api_token assignment not permitted');
     const owner = ctx.input['owner_uuid'];
     if (owner !== undefined && owner !== ctx.call.caller.uuid && !ctx.call.caller.isAdmin) {
       throw new ForbiddenError('Forbidden: only admins may create tokens for other users');
@@ -66,7 +76,8 @@ export const apiClientAuthorizationRules: ResourceRules = {
     row['api_client_uuid'] = ctx.call.caller.identity.apiClientUuid;
   },
   async prepareUpdate(ctx, current) {
-    if ('api_token' in ctx.input) throw new UnprocessableError('api_token assignment not permitted');
+    if ('api_token' in ctx.input)
+      throw new UnprocessableError('api_token assignment not permitted');
     const owner = ctx.input['owner_uuid'];
     if (owner !== undefined && owner !== current['owner_uuid'] && !ctx.call.caller.isAdmin) {
       throw new ForbiddenError();

@@ -35,12 +35,18 @@ function applyCollectionInput(ctx: WriteContext, current: Row | null, row: Row):
   applyTrashInput(ctx, current, row);
   const classes = row['storage_classes_desired'];
   failIfAny(
-    Array.isArray(classes) && classes.length === 0 ? ['storage_classes_desired must not be empty'] : [],
+    Array.isArray(classes) && classes.length === 0
+      ? ['storage_classes_desired must not be empty']
+      : [],
   );
 }
 
 /** `GET /collections/<pdh>`: the manifest of some readable, not hidden collection with that hash. */
-async function getByPortableDataHash(call: Call, rules: ResourceRules, pdh: string): Promise<Reply> {
+async function getByPortableDataHash(
+  call: Call,
+  rules: ResourceRules,
+  pdh: string,
+): Promise<Reply> {
   const scope = rules.policy.visible(call, 'read').map((c) => sql`(${c})`);
   const conditions = join([sql`"portable_data_hash" = ${pdh}`, ...scope], ' AND ');
   const { rows } = await call.db.query<Row>(
@@ -48,7 +54,11 @@ async function getByPortableDataHash(call: Call, rules: ResourceRules, pdh: stri
   );
   if (!rows[0]) throw new NotFoundError();
   return {
-    body: { kind: collections.kind, portable_data_hash: pdh, manifest_text: rows[0]['manifest_text'] },
+    body: {
+      kind: collections.kind,
+      portable_data_hash: pdh,
+      manifest_text: rows[0]['manifest_text'],
+    },
   };
 }
 

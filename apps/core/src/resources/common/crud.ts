@@ -1,4 +1,4 @@
-import { convertParam, msg, type ResourceSpec, isBuiltIn } from '@svc/contract';
+import { convertParam, isBuiltIn, type ResourceSpec } from '@svc/contract';
 import { ForbiddenError, NotFoundError, UnprocessableError } from '@svc/errors';
 import type { Purpose } from '../../permissions/policy';
 import { compileList, parseListParams, parseSelect, rowColumns, type Sql } from '@svc/list-engine';
@@ -29,17 +29,36 @@ const boolParam = (call: Call, name: string): boolean =>
 const uuidParam = (call: Call): string => String(call.params['uuid'] ?? '');
 
 /** Renders rows after the resource loaded what its computed attributes need. */
-async function renderAll(call: Call, rules: ResourceRules, rows: readonly Row[], select: string[] | null, forList: boolean) {
+async function renderAll(
+  call: Call,
+  rules: ResourceRules,
+  rows: readonly Row[],
+  select: string[] | null,
+  forList: boolean,
+) {
   await rules.beforeRender?.(call, rows);
   return rows.map((row) => render(call, rules, row, select, forList));
 }
 
-function render(call: Call, rules: ResourceRules, row: Row, select: string[] | null, forList = false) {
+function render(
+  call: Call,
+  rules: ResourceRules,
+  row: Row,
+  select: string[] | null,
+  forList = false,
+) {
   const compute = rules.computeAttribute;
-  const out = renderObject(rules.resource, row, select, forList, compute && ((n, rw) => compute(call, n, rw)));
+  const out = renderObject(
+    rules.resource,
+    row,
+    select,
+    forList,
+    compute && ((n, rw) => compute(call, n, rw)),
+  );
   const allowed = rules.visibleAttributes?.(call, row);
-  if (allowed) for (const key of Object.keys(out)) if (!allowed.has(key)) delete out[key];
-  return out;
+  return allowed
+    ? Object.fromEntries(Object.entries(out).filter(([key]) => allowed.has(key)))
+    : out;
 }
 
 const scopeOf = (call: Call, rules: ResourceRules, purpose: Purpose = 'read'): Sql[] =>
@@ -70,9 +89,11 @@ function draftRow(call: Call, r: ResourceSpec, input: Record<string, unknown>, n
     if (spec.default !== undefined) row[name] = structuredClone(spec.default);
   }
   for (const [name, value] of Object.entries(input)) {
-    if ((r.attributes[name]?.input ?? 'rw') === 'rw' && storedColumns(r).includes(name)) row[name] = value;
+    if ((r.attributes[name]?.input ?? 'rw') === 'rw' && storedColumns(r).includes(name))
+      row[name] = value;
   }
-  row['uuid'] = typeof input['uuid'] === 'string' ? input['uuid'] : makeUuid(call.cluster.ClusterID, r.infix);
+  row['uuid'] =
+    typeof input['uuid'] === 'string' ? input['uuid'] : makeUuid(call.cluster.ClusterID, r.infix);
   row['owner_uuid'] ??= call.caller.uuid;
   row['created_at'] = now;
   row['modified_at'] = now;
@@ -128,7 +149,10 @@ async function update(call: Call, rules: ResourceRules): Promise<Reply> {
       if (name in next && !sameValue(next[name], current[name])) changes[name] = next[name];
     }
     if (Object.keys(changes).length === 0) return current;
-    if (r.uniqueNamePerOwner && ('name' in changes || 'owner_uuid' in changes || 'trash_at' in changes)) {
+    if (
+      r.uniqueNamePerOwner &&
+      ('name' in changes || 'owner_uuid' in changes || 'trash_at' in changes)
+    ) {
       await enforceUniqueName(tx, r, next, now, false);
     }
     changes['modified_at'] = now;
@@ -165,7 +189,8 @@ export async function readObject(call: Call, rules: ResourceRules, uuid: string)
   return { body: (await renderAll(call, rules, [row], select, false))[0] };
 }
 
-const get = (call: Call, rules: ResourceRules): Promise<Reply> => readObject(call, rules, uuidParam(call));
+const get = (call: Call, rules: ResourceRules): Promise<Reply> =>
+  readObject(call, rules, uuidParam(call));
 
 async function list(call: Call, rules: ResourceRules): Promise<Reply> {
   const r = rules.resource;

@@ -1,4 +1,4 @@
-import { defaultSelection, type ResourceSpec } from '@svc/contract';
+import { attributeOf, defaultSelection, type ResourceSpec } from '@svc/contract';
 import { etagOf, type Row } from './row';
 
 /** Computes attributes that need more than the row; undefined leaves the row's value. */
@@ -18,7 +18,7 @@ export function renderObject(
   const out: Record<string, unknown> = { kind: r.kind };
   for (const name of select ?? defaultSelection(r, forList)) {
     if (name === 'kind') continue;
-    const spec = r.attributes[name];
+    const spec = attributeOf(r, name);
     if (!spec || spec.secret) continue;
     if (name === 'etag') {
       out[name] = etagOf(row);

@@ -31,7 +31,9 @@ export const timeKey = (t: string): string => t.slice(0, 26);
 
 const toMicros = (t: string): bigint => {
   const key = timeKey(t);
-  return BigInt(Date.parse(`${key.slice(0, 23)}Z`)) * 1000n + BigInt(key.slice(23, 26).padEnd(3, '0'));
+  return (
+    BigInt(Date.parse(`${key.slice(0, 23)}Z`)) * 1000n + BigInt(key.slice(23, 26).padEnd(3, '0'))
+  );
 };
 
 /** A canonical timestamp `seconds` later. */

@@ -34,9 +34,15 @@ export function applyTrashInput(ctx: WriteContext, current: Row | null, next: Ro
     next['delete_at'] = isSet(next['trash_at']) ? addSeconds(next['trash_at'], ttl) : null;
   }
   if (isSet(next['trash_at']) !== isSet(next['delete_at'])) {
-    throw new UnprocessableError('delete_at must be set if trash_at is set, and must be null otherwise');
+    throw new UnprocessableError(
+      'delete_at must be set if trash_at is set, and must be null otherwise',
+    );
   }
-  if (isSet(next['trash_at']) && isSet(next['delete_at']) && compareTimes(next['delete_at'], next['trash_at']) < 0) {
+  if (
+    isSet(next['trash_at']) &&
+    isSet(next['delete_at']) &&
+    compareTimes(next['delete_at'], next['trash_at']) < 0
+  ) {
     throw new UnprocessableError('delete_at must not be earlier than trash_at');
   }
 }

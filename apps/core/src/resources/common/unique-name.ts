@@ -9,7 +9,9 @@ const MAX_NAME = 255;
 async function nameTaken(tx: Db, r: ResourceSpec, owner: string, name: string, uuid: string) {
   // One writer at a time per (table, owner, name): the check and the write are then atomic.
   await tx.query(
-    toQuery(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${r.type}/${owner}/${name}`}, 0))`),
+    toQuery(
+      sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${r.type}/${owner}/${name}`}, 0))`,
+    ),
   );
   const { rows } = await tx.query(
     toQuery(
@@ -47,7 +49,10 @@ export async function enforceUniqueName(
   const clash = () => new UnprocessableError(msg.duplicateName(r.singular, name, owner));
   if (!ensureUnique) throw clash();
   row['name'] = uniqueVariant(name, uuid);
-  if (String(row['name']).length > MAX_NAME || (await nameTaken(tx, r, owner, String(row['name']), uuid))) {
+  if (
+    String(row['name']).length > MAX_NAME ||
+    (await nameTaken(tx, r, owner, String(row['name']), uuid))
+  ) {
     throw clash();
   }
 }

@@ -31,13 +31,24 @@ export function insertStatement(
 ): Statement {
   const names = [...storedColumns(r), ...internalColumns].filter((n) => n in row);
   return toQuery(
-    sql`INSERT INTO ${tableOf(r)} (${join(names.map((n) => raw(quoteIdent(n))), ', ')})
-        VALUES (${join(names.map((n) => valueFor(r, n, row[n])), ', ')})
+    sql`INSERT INTO ${tableOf(r)} (${join(
+      names.map((n) => raw(quoteIdent(n))),
+      ', ',
+    )})
+        VALUES (${join(
+          names.map((n) => valueFor(r, n, row[n])),
+          ', ',
+        )})
         RETURNING ${returning}`,
   );
 }
 
-export function updateStatement(r: ResourceSpec, uuid: string, changes: Row, returning: Sql): Statement {
+export function updateStatement(
+  r: ResourceSpec,
+  uuid: string,
+  changes: Row,
+  returning: Sql,
+): Statement {
   const names = Object.keys(changes);
   const sets = names.map((n) => sql`${raw(quoteIdent(n))} = ${valueFor(r, n, changes[n])}`);
   return toQuery(

@@ -1,5 +1,3 @@
-
-
 import { MANAGE, WRITE } from '../../permissions/levels';
 import { includeTrash } from '../../permissions/policies';
 import {
@@ -29,7 +27,12 @@ export const groupPolicy: AccessPolicy = {
   },
   async write(call, tx, row, attrs) {
     requireActive(call);
-    await requireLevel(call, tx, String(row['uuid']), row['group_class'] === 'role' ? MANAGE : WRITE);
+    await requireLevel(
+      call,
+      tx,
+      String(row['uuid']),
+      row['group_class'] === 'role' ? MANAGE : WRITE,
+    );
     if (row['group_class'] !== 'role') await checkOwnerOnUpdate(call, tx, row, attrs);
   },
 };

@@ -4,7 +4,10 @@ import { rowColumns } from '@svc/list-engine';
 import type { Call, Handler } from '../../call';
 import type { Db } from '../../db/db';
 import { refreshPermissions } from '../../permissions/materialize';
-import { deleteOutgoingPermissionLinks, ensurePermissionLink } from '../../permissions/permission-links';
+import {
+  deleteOutgoingPermissionLinks,
+  ensurePermissionLink,
+} from '../../permissions/permission-links';
 import { refreshTrashedGroups } from '../../permissions/trash-index';
 import { crudHandlers, failIfAny } from '../common/crud';
 import { loadPermissionFlags, permissionFlag } from '../common/permission-flags';
@@ -36,11 +39,22 @@ function descriptionProblems(row: Row): string[] {
  * Ownership and trash are edges of the permission graph and of the hidden-objects index:
  * keep both right in the same transaction. A trashed role loses its outgoing links.
  */
-async function afterGroupWrite(call: Call, tx: Db, row: Row, previous: Row | null, now: string): Promise<void> {
+async function afterGroupWrite(
+  call: Call,
+  tx: Db,
+  row: Row,
+  previous: Row | null,
+  now: string,
+): Promise<void> {
   const uuid = String(row['uuid']);
   const c = call.cluster.ClusterID;
-  if (!previous || previous['owner_uuid'] !== row['owner_uuid']) await refreshPermissions(tx, c, [uuid]);
-  if (!previous || previous['owner_uuid'] !== row['owner_uuid'] || previous['trash_at'] !== row['trash_at']) {
+  if (!previous || previous['owner_uuid'] !== row['owner_uuid'])
+    await refreshPermissions(tx, c, [uuid]);
+  if (
+    !previous ||
+    previous['owner_uuid'] !== row['owner_uuid'] ||
+    previous['trash_at'] !== row['trash_at']
+  ) {
     await refreshTrashedGroups(tx, uuid);
   }
   if (!previous && isRole(row) && call.caller.uuid !== builtInUuids(c).systemUser) {
@@ -54,7 +68,9 @@ async function afterGroupWrite(call: Call, tx: Db, row: Row, previous: Row | nul
 async function prepareCreate(ctx: WriteContext, row: Row): Promise<void> {
   const klass = ctx.input['group_class'];
   if (typeof klass !== 'string' || !GROUP_CLASSES.includes(klass)) {
-    throw new UnprocessableError(`group_class must be one of 'project', 'role' or 'filter', was '${klass ?? ''}'`);
+    throw new UnprocessableError(
+      `group_class must be one of 'project', 'role' or 'filter', was '${klass ?? ''}'`,
+    );
   }
   const name = ctx.input['name'];
   if (name === undefined || name === null || name === '') row['name'] = row['uuid'];
@@ -67,7 +83,8 @@ async function prepareUpdate(ctx: WriteContext, current: Row, next: Row): Promis
   if ('group_class' in ctx.input && ctx.input['group_class'] !== current['group_class']) {
     throw new UnprocessableError('group_class cannot be modified after record is created');
   }
-  if (next['name'] === null || next['name'] === '') throw new UnprocessableError("name can't be blank");
+  if (next['name'] === null || next['name'] === '')
+    throw new UnprocessableError("name can't be blank");
   if (isRole(current)) next['owner_uuid'] = current['owner_uuid'];
   applyTrashInput(ctx, current, next);
   failIfAny([...nameProblems(next), ...descriptionProblems(next)]);
@@ -79,7 +96,8 @@ async function prepareUpdate(ctx: WriteContext, current: Row, next: Row): Promis
  */
 function answering202WhenAsync(handler: Handler): Handler {
   return async (call) => {
-    const isAsync = (convertParam('async', 'boolean', call.params['async']) as boolean | undefined) ?? false;
+    const isAsync =
+      (convertParam('async', 'boolean', call.params['async']) as boolean | undefined) ?? false;
     const reply = await handler(call);
     return isAsync ? { ...reply, status: 202 } : reply;
   };
@@ -100,6 +118,9 @@ export const groupRules: ResourceRules = {
   computeAttribute: permissionFlag,
   get extraHandlers() {
     const common = crudHandlers(groupRules);
-    return { create: answering202WhenAsync(common.create!), update: answering202WhenAsync(common.update!) };
+    return {
+      create: answering202WhenAsync(common.create!),
+      update: answering202WhenAsync(common.update!),
+    };
   },
 };

@@ -9,7 +9,8 @@ import { isReadable } from '../../permissions/readable';
 import { directRow, ownedObjectVisible, ownerRow } from '../../permissions/visibility';
 
 const owned = ownedPolicy('links');
-const isPermission = (attrs: Readonly<Record<string, unknown>>): boolean => attrs['link_class'] === 'permission';
+const isPermission = (attrs: Readonly<Record<string, unknown>>): boolean =>
+  attrs['link_class'] === 'permission';
 
 /** can_manage on the link's head (objects owned by S, managed through the owner, or directly). */
 function managesHead(user: string): Sql {
@@ -28,19 +29,25 @@ export const linkPolicy: AccessPolicy = {
   visible(call, purpose) {
     const me = call.caller.uuid;
     const admin = call.caller.isAdmin;
-    const ordinary = allOf([...(admin ? [] : [ownedObjectVisible(me, 'links')]), ...hiddenScope(call, 'links', purpose, false)]);
+    const ordinary = allOf([
+      ...(admin ? [] : [ownedObjectVisible(me, 'links')]),
+      ...hiddenScope(call, 'links', purpose, false),
+    ]);
     const permission = admin
       ? sql`TRUE`
       : sql`(${col('links', 'tail_uuid')} = ${me} OR ${col('links', 'head_uuid')} = ${me} OR ${managesHead(me)})`;
     const klass = col('links', 'link_class');
-    return [sql`((${klass} = 'permission' AND ${permission}) OR (${klass} <> 'permission' AND ${ordinary}))`];
+    return [
+      sql`((${klass} = 'permission' AND ${permission}) OR (${klass} <> 'permission' AND ${ordinary}))`,
+    ];
   },
   async create(call, tx, attrs) {
     if (!isPermission(attrs)) return owned.create(call, tx, attrs);
     requireActive(call);
     const head = attrs['head_uuid'];
     if (typeof head !== 'string') return;
-    if (!(await isReadable(tx, call.caller, head))) throw new UnprocessableError(msg.referenceNotFound('head_uuid', head));
+    if (!(await isReadable(tx, call.caller, head)))
+      throw new UnprocessableError(msg.referenceNotFound('head_uuid', head));
     await requireLevel(call, tx, head, MANAGE);
   },
   async write(call, tx, row, attrs, op) {

@@ -3,7 +3,12 @@ import { UnprocessableError } from '@svc/errors';
 import { parseUuid } from '@svc/ids';
 import type { Call } from '../../call';
 import { statement, type Db } from '../../db/db';
-import { levelOfLinkName, isGroupUuid, isUserUuid, PERMISSION_NAMES } from '../../permissions/levels';
+import {
+  levelOfLinkName,
+  isGroupUuid,
+  isUserUuid,
+  PERMISSION_NAMES,
+} from '../../permissions/levels';
 import { refreshPermissions } from '../../permissions/materialize';
 import { isReadable } from '../../permissions/readable';
 import { builtInUuids } from '@svc/contract';
@@ -18,18 +23,25 @@ const LEVEL_NAMES = ['can_read', 'can_write', 'can_manage'];
 /** A remote user (of a configured remote cluster) may be a tail without a lookup. */
 function isRemoteUser(call: Call, uuid: string): boolean {
   const parsed = parseUuid(uuid);
-  return parsed !== null && parsed.infix === 'tpzed' && parsed.cluster in call.cluster.RemoteClusters;
+  return (
+    parsed !== null && parsed.infix === 'tpzed' && parsed.cluster in call.cluster.RemoteClusters
+  );
 }
 
 async function tailProblems(ctx: WriteContext, tail: unknown): Promise<string[]> {
   if (typeof tail !== 'string') return [];
   if (isRemoteUser(ctx.call, tail)) return [];
-  if (!(await isReadable(ctx.tx, ctx.call.caller, tail))) return [msg.referenceNotFound('tail_uuid', tail)];
+  if (!(await isReadable(ctx.tx, ctx.call.caller, tail)))
+    return [msg.referenceNotFound('tail_uuid', tail)];
   if (isUserUuid(tail)) return [];
   if (!isGroupUuid(tail)) return ['tail_uuid must be a user or role'];
-  const { rows } = await ctx.tx.query<{ group_class: string }>(statement('SELECT group_class FROM groups WHERE uuid = $1', [tail]));
+  const { rows } = await ctx.tx.query<{ group_class: string }>(
+    statement('SELECT group_class FROM groups WHERE uuid = $1', [tail]),
+  );
   const klass = rows[0]?.group_class;
-  return klass === 'role' ? [] : [`tail_uuid must be a user or role, was group with group_class ${klass}`];
+  return klass === 'role'
+    ? []
+    : [`tail_uuid must be a user or role, was group with group_class ${klass}`];
 }
 
 /** Rules of permission links (permissions.md §3); other links only need readable ends. */
@@ -39,18 +51,28 @@ async function checkLink(ctx: WriteContext, row: Row, previous: Row | null): Pro
   if (!isPermission(row)) {
     for (const end of ['tail_uuid', 'head_uuid']) {
       const v = row[end];
-      if (typeof v === 'string' && changed(end) && !(await isReadable(ctx.tx, ctx.call.caller, v))) {
+      if (
+        typeof v === 'string' &&
+        changed(end) &&
+        !(await isReadable(ctx.tx, ctx.call.caller, v))
+      ) {
         problems.push(msg.referenceNotFound(end, v));
       }
     }
     return failIfAny(problems);
   }
   if (!PERMISSION_NAMES.includes(row['name'] as never)) {
-    problems.push(`name '${String(row['name'])}' is invalid permission, must be one of 'can_read', 'can_write', 'can_manage', 'can_login'`);
+    problems.push(
+      `name '${String(row['name'])}' is invalid permission, must be one of 'can_read', 'can_write', 'can_manage', 'can_login'`,
+    );
   }
   if (changed('tail_uuid')) problems.push(...(await tailProblems(ctx, row['tail_uuid'])));
   const head = row['head_uuid'];
-  if (typeof head === 'string' && changed('head_uuid') && !(await isReadable(ctx.tx, ctx.call.caller, head))) {
+  if (
+    typeof head === 'string' &&
+    changed('head_uuid') &&
+    !(await isReadable(ctx.tx, ctx.call.caller, head))
+  ) {
     problems.push(msg.referenceNotFound('head_uuid', head));
   }
   failIfAny(problems);
@@ -87,12 +109,10 @@ async function existingLevelLink(ctx: WriteContext, draft: Row): Promise<Row | n
   if (!existing) return null;
   if (levelOfLinkName(draft['name']) > levelOfLinkName(existing['name'])) {
     await ctx.tx.query(
-      statement('UPDATE links SET name = $1, modified_at = $2::text::timestamptz, modified_by_user_uuid = $3 WHERE uuid = $4', [
-        draft['name'],
-        ctx.now,
-        ctx.call.caller.uuid,
-        existing['uuid'],
-      ]),
+      statement(
+        'UPDATE links SET name = $1, modified_at = $2::text::timestamptz, modified_by_user_uuid = $3 WHERE uuid = $4',
+        [draft['name'], ctx.now, ctx.call.caller.uuid, existing['uuid']],
+      ),
     );
     await refreshPermissions(ctx.tx, ctx.call.cluster.ClusterID, [String(draft['head_uuid'])]);
   }
@@ -104,9 +124,12 @@ async function afterLinkWrite(ctx: WriteContext, row: Row, previous: Row | null)
   if (!isPermission(row) && !(previous && isPermission(previous))) return;
   if (previous && isPermission(row) && LEVEL_NAMES.includes(String(row['name']))) {
     const others = (await overlapping(ctx.tx, row)).map((r) => r['uuid']);
-    if (others.length > 0) await ctx.tx.query(statement('DELETE FROM links WHERE uuid = ANY($1::text[])', [others]));
+    if (others.length > 0)
+      await ctx.tx.query(statement('DELETE FROM links WHERE uuid = ANY($1::text[])', [others]));
   }
-  const heads = [row['head_uuid'], previous?.['head_uuid']].filter((h): h is string => typeof h === 'string');
+  const heads = [row['head_uuid'], previous?.['head_uuid']].filter(
+    (h): h is string => typeof h === 'string',
+  );
   await refreshPermissions(ctx.tx, ctx.call.cluster.ClusterID, heads);
 }
 
@@ -126,6 +149,7 @@ export const linkRules: ResourceRules = {
   },
   afterWrite: afterLinkWrite,
   async afterRemove(call, row, tx) {
-    if (isPermission(row)) await refreshPermissions(tx, call.cluster.ClusterID, [String(row['head_uuid'] ?? '')]);
+    if (isPermission(row))
+      await refreshPermissions(tx, call.cluster.ClusterID, [String(row['head_uuid'] ?? '')]);
   },
 };

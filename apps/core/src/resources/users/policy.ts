@@ -14,7 +14,9 @@ export const userPolicy: AccessPolicy = {
   visible(call) {
     if (call.caller.isAdmin) return [];
     const me = call.caller.uuid;
-    return [sql`(${userVisible(me)} AND (${col('users', 'is_active')} OR ${col('users', 'uuid')} IN ${callerSet(me)}))`];
+    return [
+      sql`(${userVisible(me)} AND (${col('users', 'is_active')} OR ${col('users', 'uuid')} IN ${callerSet(me)}))`,
+    ];
   },
   async create(call) {
     requireAdmin(call);

@@ -30,8 +30,12 @@ async function usernameProblems(ctx: WriteContext, row: Row): Promise<string[]> 
 
 function flagProblems(ctx: WriteContext, row: Row): string[] {
   const problems: string[] = [];
-  if (row['is_admin'] === true && row['is_active'] === false) problems.push('Admin users cannot be inactive');
-  if (row['uuid'] === builtInUuids(ctx.call.cluster.ClusterID).systemUser && row['is_admin'] !== true) {
+  if (row['is_admin'] === true && row['is_active'] === false)
+    problems.push('Admin users cannot be inactive');
+  if (
+    row['uuid'] === builtInUuids(ctx.call.cluster.ClusterID).systemUser &&
+    row['is_admin'] !== true
+  ) {
     problems.push('cannot remove admin from the system user');
   }
   return problems;
@@ -53,7 +57,8 @@ function restrictSelfUpdate(ctx: WriteContext, current: Row, next: Row): void {
 }
 
 function computeUserAttribute(call: Call, name: string, row: Row): unknown {
-  if (name === 'is_invited') return row['is_active'] === true || call.cluster.Users.NewUsersAreActive;
+  if (name === 'is_invited')
+    return row['is_active'] === true || call.cluster.Users.NewUsersAreActive;
   return permissionFlag(call, name, row);
 }
 
@@ -100,4 +105,3 @@ export const userRules: ResourceRules = {
     system: (call) => renderUser(call, builtInUuids(call.cluster.ClusterID).systemUser),
   },
 };
-

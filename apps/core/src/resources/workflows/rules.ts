@@ -9,7 +9,9 @@ function parseDefinition(text: string): unknown {
   try {
     return parseYaml(text);
   } catch (e) {
-    throw new UnprocessableError(`definition is not valid yaml: ${(e as Error).message.split('\n')[0]}`);
+    throw new UnprocessableError(
+      `definition is not valid yaml: ${(e as Error).message.split('\n')[0]}`,
+    );
   }
 }
 
