@@ -45,13 +45,16 @@ function bodyOf(opts: RequestOptions): { body?: string | Buffer; contentType?: s
   return {};
 }
 
-/** A thin HTTP client for the svc API: raw requests plus typed resource helpers. */
+/**
+ * A thin HTTP client for the svc API: raw requests plus typed resource helpers. Without a token
+ * argument it uses SVC_API_TOKEN, as command-line clients and services do (auth.md §1).
+ */
 export class SvcClient {
   private readonly dispatcher: Dispatcher;
 
   constructor(
     readonly baseUrl: string,
-    readonly token: string | null = null,
+    readonly token: string | null = process.env['SVC_API_TOKEN'] ?? null,
     dispatcher?: Dispatcher,
   ) {
     this.dispatcher = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 64 });
