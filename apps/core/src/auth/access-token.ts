@@ -32,7 +32,11 @@ async function replaceRecord(
     statement('DELETE FROM api_client_authorizations WHERE secret_digest = $1', [digest]),
   );
   // The record belongs to the built-in trusted client (auth.md §7).
-  const record = await issueToken(deps, tx, { owner_uuid: userUuid, scopes: ['all'], expires_at: expiresAt });
+  const record = await issueToken(deps, tx, {
+    owner_uuid: userUuid,
+    scopes: ['all'],
+    expires_at: expiresAt,
+  });
   const tokenUuid = String(record['uuid']);
   // The create made a random secret (returned to nobody); the record's secret is K instead.
   await tx.query(

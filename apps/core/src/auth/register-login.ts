@@ -10,7 +10,6 @@ import { apiClientAuthorizationRules } from '../resources/api-client-authorizati
 import { userRules } from '../resources/users/rules';
 import { serviceCall } from '../service-call';
 
-
 export type LoginDeps = { db: Db; cluster: Readonly<ClusterConfig> };
 
 /** Preferred username, or the email's local part, reduced to `[A-Za-z][A-Za-z0-9]*`. */
@@ -123,6 +122,13 @@ export async function issueToken(
   clientUuid: string = builtInUuids(deps.cluster.ClusterID).internalApiClient,
 ): Promise<Row> {
   const identity = { ...rootIdentity(deps.cluster.ClusterID), apiClientUuid: clientUuid };
-  const call = serviceCall(deps, tx, 'api_client_authorizations', 'create', { api_client_authorization: attrs }, identity);
+  const call = serviceCall(
+    deps,
+    tx,
+    'api_client_authorizations',
+    'create',
+    { api_client_authorization: attrs },
+    identity,
+  );
   return (await crudHandlers(apiClientAuthorizationRules).create!(call)).body as Row;
 }
