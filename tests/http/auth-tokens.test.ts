@@ -78,6 +78,23 @@ describe('token forms and validity', () => {
     expect((await u.client.request('GET', '/svc/v1/users/current')).status).toBe(401);
   });
 
+  it('ends the tokens of a deleted user at once, and their permissions', async () => {
+    const u = await makeUser(d.current);
+    const p = await u.client.request('POST', '/svc/v1/groups', {
+      json: { group: { group_class: 'project' } },
+    });
+    expect(p.status).toBe(200);
+    const del = await root().request('DELETE', `/svc/v1/users/${u.uuid}`);
+    expect(del.status).toBe(200);
+    expect((await u.client.request('GET', '/svc/v1/users/current')).status).toBe(401);
+    const core = d.current.running.cores[0]!;
+    const { rows } = await core.db.query({
+      text: 'SELECT 1 FROM materialized_permissions WHERE user_uuid = $1',
+      values: [u.uuid],
+    });
+    expect(rows).toEqual([]);
+  });
+
   it('accepts a token salted for this cluster, and one salted for a remote only on current with remote=', async () => {
     const u = await makeUser(d.current);
     const digest = secretDigest(secretOf(u.token));
