@@ -4,7 +4,9 @@ import pino, { type Logger } from 'pino';
 import { splitListen, type ClusterConfig } from '@svc/config';
 import { proofKey } from '@svc/ids';
 import { buildCoreApp } from './app';
+import { builtInUuids } from '@svc/contract';
 import { seedBuiltIns } from './bootstrap/seed';
+import { refreshPermissions } from './permissions/materialize';
 import type { Db } from './db/db';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open-db';
@@ -30,6 +32,10 @@ export async function startCore(
   await migrate(opened.db);
   const prisma = await openPrisma(opened);
   await seedBuiltIns(prisma, cluster.ClusterID);
+  // The seeded anonymous membership is a permission edge like any other.
+  await opened.db.transaction((tx) =>
+    refreshPermissions(tx, cluster.ClusterID, [builtInUuids(cluster.ClusterID).anonymousGroup]),
+  );
   const app = buildCoreApp({
     cluster,
     db: opened.db,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, QueryResult, Statement } from './db';
 import { OID, parseInt8, parseTimestamptz } from './value-parsers';
@@ -12,11 +13,29 @@ const types = {
 
 type Queryable = pg.Pool | pg.PoolClient;
 
+/**
+ * Statements are prepared once per session under a name derived from their text: planning
+ * (the object_owners view is a 10-way UNION) costs more than running. Texts come from code,
+ * not input, but list filters combine freely, so naming stops after a fixed number of texts.
+ */
+const MAX_PREPARED = 2000;
+const preparedNames = new Map<string, string>();
+
+function nameFor(s: Statement): string | undefined {
+  if (s.name) return s.name;
+  let name = preparedNames.get(s.text);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) {
+    name = `s${createHash('sha1').update(s.text).digest('hex').slice(0, 20)}`;
+    preparedNames.set(s.text, name);
+  }
+  return name;
+}
+
 function wrap(q: Queryable, kind: 'root' | 'tx', pool: pg.Pool): Db {
   const db: Db = {
     kind: 'postgres',
     async query<T>(s: Statement): Promise<QueryResult<T>> {
-      const result = await q.query({ text: s.text, values: s.values, name: s.name, types });
+      const result = await q.query({ text: s.text, values: s.values, name: nameFor(s), types });
       return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
     },
     async exec(script: string) {

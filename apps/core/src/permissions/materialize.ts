@@ -47,6 +47,9 @@ INSERT INTO materialized_permissions (user_uuid, target_uuid, perm_level, traver
 SELECT user_uuid, node, max(level), (substr(node, 7, 5) = 'j7d0g' OR max(level) = 3)
   FROM walk GROUP BY user_uuid, node`;
 
+/** Any fixed number: serializes permission refreshes (migrations use another). */
+const PERMISSIONS_LOCK = 7_311_003;
+
 /** Brings materialized_permissions up to date after edges into `heads` were added, changed or removed. */
 export async function refreshPermissions(
   tx: Db,
@@ -55,6 +58,9 @@ export async function refreshPermissions(
 ): Promise<void> {
   const unique = [...new Set(heads.filter((h) => h !== ''))];
   if (unique.length === 0) return;
+  // Refreshes delete and re-insert rows: two at once would insert the same keys. One at a time
+  // per cluster database, held until the transaction ends.
+  await tx.query(statement('SELECT pg_advisory_xact_lock($1)', [PERMISSIONS_LOCK], 'perm_lock'));
   const { rows } = await tx.query<{ nodes: string[] }>(
     statement(SUBTREE, [unique], 'perm_subtree'),
   );

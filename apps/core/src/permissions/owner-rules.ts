@@ -1,6 +1,6 @@
 import { msg } from '@svc/contract';
 import { ForbiddenError, UnprocessableError } from '@svc/errors';
-import type { Caller } from '../call';
+import type { Call } from '../call';
 import { statement, type Db } from '../db/db';
 import { isGroupUuid, isUserUuid, WRITE } from './levels';
 import { isReadable } from './readable';
@@ -14,8 +14,8 @@ async function groupClassOf(tx: Db, uuid: string): Promise<string | null> {
 }
 
 /** An owner must exist, be readable, and be a user or a project (permissions.md §2). */
-async function checkOwnerKind(tx: Db, caller: Caller, owner: string): Promise<void> {
-  if (!(await isReadable(tx, caller, owner)))
+async function checkOwnerKind(tx: Db, call: Call, owner: string): Promise<void> {
+  if (!(await isReadable(tx, call, owner)))
     throw new UnprocessableError(msg.referenceNotFound('owner_uuid', owner));
   if (isUserUuid(owner)) return;
   if (!isGroupUuid(owner) || (await groupClassOf(tx, owner)) !== 'project') {
@@ -29,9 +29,10 @@ const withoutWrite = (which: 'old' | 'new') =>
   );
 
 /** Creating in an owner needs write on it (callers always have it on themselves). */
-export async function checkCreateOwner(tx: Db, caller: Caller, owner: string): Promise<void> {
+export async function checkCreateOwner(tx: Db, call: Call, owner: string): Promise<void> {
+  const { caller } = call;
   if (owner === caller.uuid) return;
-  await checkOwnerKind(tx, caller, owner);
+  await checkOwnerKind(tx, call, owner);
   if ((await levelOf(tx, caller, owner)) < WRITE) throw withoutWrite('new');
 }
 
@@ -50,12 +51,13 @@ async function wouldCycle(tx: Db, group: string, newOwner: string): Promise<bool
 /** Moving needs write on the old and the new owner; groups may not create ownership cycles. */
 export async function checkOwnerChange(
   tx: Db,
-  caller: Caller,
+  call: Call,
   object: string,
   oldOwner: string,
   newOwner: string,
 ): Promise<void> {
-  await checkOwnerKind(tx, caller, newOwner);
+  const { caller } = call;
+  await checkOwnerKind(tx, call, newOwner);
   if (isGroupUuid(object) && (await wouldCycle(tx, object, newOwner))) {
     throw new UnprocessableError('owner_uuid would create an ownership cycle');
   }

@@ -1,4 +1,4 @@
-import { convertParam } from '@svc/contract';
+import { includeTrash } from './include-trash';
 import type { Sql } from '@svc/list-engine';
 import type { Call } from '../call';
 import { WRITE } from './levels';
@@ -13,9 +13,7 @@ import {
 import { requireAdmin } from './admin';
 import { notHiddenByOwner, notTrashedItself, ownedObjectVisible } from './visibility';
 
-export const includeTrash = (call: Call): boolean =>
-  (convertParam('include_trash', 'boolean', call.params['include_trash']) as boolean | undefined) ??
-  false;
+export { includeTrash };
 
 /**
  * Hidden objects (trashed, or beneath a trashed group) are left out unless include_trash=true.

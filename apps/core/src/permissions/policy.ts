@@ -45,7 +45,7 @@ export async function checkOwnerOnCreate(
   attrs: Readonly<Record<string, unknown>>,
 ): Promise<void> {
   const owner = attrs['owner_uuid'];
-  if (typeof owner === 'string' && owner !== '') await checkCreateOwner(tx, call.caller, owner);
+  if (typeof owner === 'string' && owner !== '') await checkCreateOwner(tx, call, owner);
 }
 
 /** The owner rules of an update that moves the object. */
@@ -57,5 +57,5 @@ export async function checkOwnerOnUpdate(
 ): Promise<void> {
   const owner = attrs?.['owner_uuid'];
   if (typeof owner !== 'string' || owner === row['owner_uuid']) return;
-  await checkOwnerChange(tx, call.caller, String(row['uuid']), String(row['owner_uuid']), owner);
+  await checkOwnerChange(tx, call, String(row['uuid']), String(row['owner_uuid']), owner);
 }

@@ -8,11 +8,17 @@ export const directRow = (user: string, uuidCol: Sql, level: Level): Sql =>
                WHERE p.user_uuid IN ${callerSet(user)} AND p.target_uuid = ${uuidCol}
                  AND p.perm_level >= ${level})`;
 
-/** Some user in S can traverse the object's owner at `level` or more. */
+/**
+ * Some user in S can traverse the object's owner at `level` or more. Managed users lend the
+ * caller their path levels only: what they own through managing yet another user (a
+ * traverse_owned row on a user) is a second hop (permissions.md §5), so only the caller's own
+ * rows on users count.
+ */
 export const ownerRow = (user: string, ownerCol: Sql, level: Level): Sql =>
   sql`EXISTS (SELECT 1 FROM materialized_permissions p
                WHERE p.user_uuid IN ${callerSet(user)} AND p.target_uuid = ${ownerCol}
-                 AND p.traverse_owned AND p.perm_level >= ${level})`;
+                 AND p.traverse_owned AND p.perm_level >= ${level}
+                 AND (p.user_uuid = ${user} OR substr(p.target_uuid, 7, 5) = 'j7d0g'))`;
 
 /**
  * An ordinary owned object is visible at `level` when its owner is in S, or reachable through

@@ -20,7 +20,10 @@ const KEY = 'permissionFlags';
 export async function loadPermissionFlags(call: Call, rows: readonly Row[]): Promise<void> {
   const uuids = rows.map((r) => String(r['uuid'])).filter((u) => u !== 'undefined');
   const owners = rows.map((r) => String(r['owner_uuid'] ?? '')).filter((u) => u !== '');
-  const levels = await levelsOf(call.db, call.caller, [...new Set([...uuids, ...owners])]);
+  // Admins manage everything: no level to look up (permissions.md §5).
+  const levels = call.caller.isAdmin
+    ? new Map<string, Level>([...uuids, ...owners].map((u) => [u, MANAGE]))
+    : await levelsOf(call.db, call.caller, [...new Set([...uuids, ...owners])]);
   const { rows: links } = await call.db.query<{ head_uuid: string; tail_uuid: string }>(
     statement(
       `SELECT head_uuid, tail_uuid FROM links WHERE link_class = 'permission' AND head_uuid = ANY($1::text[])

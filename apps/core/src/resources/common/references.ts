@@ -23,8 +23,7 @@ export async function checkReferences(
     if (!spec.reference || name === 'owner_uuid' || skip.includes(name)) continue;
     const value = next[name];
     if (typeof value !== 'string' || (previous && previous[name] === value)) continue;
-    if (!(await isReadable(tx, call.caller, value)))
-      problems.push(msg.referenceNotFound(name, value));
+    if (!(await isReadable(tx, call, value))) problems.push(msg.referenceNotFound(name, value));
   }
   if (problems.length > 0) throw new UnprocessableError(problems);
 }

@@ -46,7 +46,7 @@ export const linkPolicy: AccessPolicy = {
     requireActive(call);
     const head = attrs['head_uuid'];
     if (typeof head !== 'string') return;
-    if (!(await isReadable(tx, call.caller, head)))
+    if (!(await isReadable(tx, call, head)))
       throw new UnprocessableError(msg.referenceNotFound('head_uuid', head));
     await requireLevel(call, tx, head, MANAGE);
   },

@@ -31,7 +31,7 @@ function isRemoteUser(call: Call, uuid: string): boolean {
 async function tailProblems(ctx: WriteContext, tail: unknown): Promise<string[]> {
   if (typeof tail !== 'string') return [];
   if (isRemoteUser(ctx.call, tail)) return [];
-  if (!(await isReadable(ctx.tx, ctx.call.caller, tail)))
+  if (!(await isReadable(ctx.tx, ctx.call, tail)))
     return [msg.referenceNotFound('tail_uuid', tail)];
   if (isUserUuid(tail)) return [];
   if (!isGroupUuid(tail)) return ['tail_uuid must be a user or role'];
@@ -51,11 +51,7 @@ async function checkLink(ctx: WriteContext, row: Row, previous: Row | null): Pro
   if (!isPermission(row)) {
     for (const end of ['tail_uuid', 'head_uuid']) {
       const v = row[end];
-      if (
-        typeof v === 'string' &&
-        changed(end) &&
-        !(await isReadable(ctx.tx, ctx.call.caller, v))
-      ) {
+      if (typeof v === 'string' && changed(end) && !(await isReadable(ctx.tx, ctx.call, v))) {
         problems.push(msg.referenceNotFound(end, v));
       }
     }
@@ -71,7 +67,7 @@ async function checkLink(ctx: WriteContext, row: Row, previous: Row | null): Pro
   if (
     typeof head === 'string' &&
     changed('head_uuid') &&
-    !(await isReadable(ctx.tx, ctx.call.caller, head))
+    !(await isReadable(ctx.tx, ctx.call, head))
   ) {
     problems.push(msg.referenceNotFound('head_uuid', head));
   }

@@ -1,5 +1,5 @@
 import { sql } from '@svc/list-engine';
-import { callerSet, col } from '../../permissions/caller-set';
+import { col } from '../../permissions/caller-set';
 import { MANAGE } from '../../permissions/levels';
 import { requireAdmin } from '../../permissions/admin';
 import { requireActive, requireLevel, type AccessPolicy } from '../../permissions/policy';
@@ -15,7 +15,7 @@ export const userPolicy: AccessPolicy = {
     if (call.caller.isAdmin) return [];
     const me = call.caller.uuid;
     return [
-      sql`(${userVisible(me)} AND (${col('users', 'is_active')} OR ${col('users', 'uuid')} IN ${callerSet(me)}))`,
+      sql`(${userVisible(me)} AND (${col('users', 'is_active')} OR ${col('users', 'uuid')} = ${me}))`,
     ];
   },
   async create(call) {

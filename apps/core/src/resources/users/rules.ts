@@ -98,7 +98,9 @@ export const userRules: ResourceRules = {
   afterWrite: applyActivation,
   /** A deleted user holds no permissions any more. */
   async afterRemove(_call, row, tx) {
-    await tx.query(statement('DELETE FROM materialized_permissions WHERE user_uuid = $1', [row['uuid']]));
+    await tx.query(
+      statement('DELETE FROM materialized_permissions WHERE user_uuid = $1', [row['uuid']]),
+    );
   },
   visibleAttributes: (call, row) =>
     call.caller.isAdmin || row['uuid'] === call.caller.uuid ? null : PUBLIC_USER_ATTRIBUTES,
