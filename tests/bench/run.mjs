@@ -20,6 +20,7 @@
 //   BENCH_CONNECTIONS      concurrent connections (default 32)
 //   BENCH_QUICK=1 / --quick  smoke run: 2 s per scenario, 0.5 s warm-up
 //   BENCH_ONLY             comma-separated scenario ids to run (express-get, gateway-get,
+//                          gateway-get-v2,
 //                          core-get, gateway-create, core-create); ratios need both sides
 //   BENCH_CPU_PROF=<dir>   run the gateway and the core under `node --cpu-prof` into <dir>
 //   DATABASE_URL           the PostgreSQL server to use (only its server part is used; default
@@ -489,6 +490,20 @@ async function main() {
   await post('/svc/v1/groups', { group: { name: 'bench-2', group_class: 'project' } });
   await post('/svc/v1/workflows', { workflow: { name: 'w' } });
   const groupPath = `/svc/v1/groups/${group.uuid}`;
+  // A regular user with a v2 token, reading its own group (token cache + permission check).
+  const user = await post('/svc/v1/users', {
+    user: { email: 'bench@example.com', username: 'bench', is_active: true },
+  });
+  const token = await post('/svc/v1/api_client_authorizations', {
+    api_client_authorization: { owner_uuid: user.uuid },
+  });
+  const userAuth = { authorization: `Bearer v2/${token.uuid}/${token.api_token}` };
+  const userGroupRes = await fetch(`${gatewayUrl}/svc/v1/groups`, {
+    method: 'POST',
+    headers: { ...userAuth, ...json },
+    body: JSON.stringify({ group: { name: 'bench-user', group_class: 'project' } }),
+  });
+  const userGroupPath = `/svc/v1/groups/${(await userGroupRes.json()).uuid}`;
 
   // Check each request once before loading it, so a broken setup says why.
   const check = async (label, url, init) => {
@@ -501,6 +516,7 @@ async function main() {
   await check('express', `${expressUrl}/`);
   await check('gateway GET', `${gatewayUrl}${groupPath}`, { headers: auth });
   await check('core GET', `${coreUrl}${groupPath}`, { headers: signed('GET', groupPath) });
+  await check('gateway GET v2 token', `${gatewayUrl}${userGroupPath}`, { headers: userAuth });
   await check('gateway create', `${gatewayUrl}/svc/v1/workflows`, {
     method: 'POST',
     headers: { ...auth, ...json },
@@ -520,6 +536,12 @@ async function main() {
     await scenario('gateway-get', 'gateway GET group', () => ({
       url: `${gatewayUrl}${groupPath}`,
       headers: auth,
+    })),
+  );
+  add(
+    await scenario('gateway-get-v2', 'gateway GET group, user v2 token', () => ({
+      url: `${gatewayUrl}${userGroupPath}`,
+      headers: userAuth,
     })),
   );
   add(
@@ -561,6 +583,7 @@ function report(results, broken) {
   const figures = {
     gatewayGetVsExpress: ratio('gateway-get', 'express-get'),
     gatewayGetVsCoreGet: ratio('gateway-get', 'core-get'),
+    v2TokenVsRootToken: ratio('gateway-get-v2', 'gateway-get'),
     gatewayCreateVsCoreCreate: ratio('gateway-create', 'core-create'),
     gatewayHopP50Ms:
       by['gateway-get'] && by['core-get'] ? by['gateway-get'].p50 - by['core-get'].p50 : null,
@@ -598,6 +621,10 @@ function report(results, broken) {
     `gateway GET / bare express        ${f(g)}   target >= ${TARGETS.gatewayVsExpress}   ${verdict(g === null ? null : g >= TARGETS.gatewayVsExpress)}`,
   );
   out.push(`gateway GET / direct core GET     ${f(figures.gatewayGetVsCoreGet)}`);
+  const v = figures.v2TokenVsRootToken;
+  out.push(
+    `v2-token GET / root-token GET     ${f(v)}   target >= 0.80   ${verdict(v === null ? null : v >= 0.8)}`,
+  );
   out.push(`gateway create / direct create    ${f(figures.gatewayCreateVsCoreCreate)}`);
   out.push(
     `gateway hop added p50 (ms)        ${f(h)}   target <= ${TARGETS.hopP50Ms}      ${verdict(h === null ? null : h <= TARGETS.hopP50Ms)}`,

@@ -4,30 +4,54 @@ import type { Db } from '../db/db';
 import { callerSet } from './caller-set';
 import { MANAGE, NONE, type Level } from './levels';
 
-/**
- * The caller's level on one object (permissions.md §5): 3 on itself, its managed users and
- * what they own; otherwise the best stored row on the object or on its owner (traversable), or
- * for user records the best permission link into them. Admins have 3 on everything.
- */
-export async function levelOf(db: Db, caller: Caller, uuid: string): Promise<Level> {
-  return (await levelsOf(db, caller, [uuid])).get(uuid) ?? NONE;
+/** An object and its owner, as a row in hand already says. */
+export interface Owned {
+  uuid: string;
+  owner: string;
 }
 
-/** levelOf for many objects in one query (rendering can_write / can_manage of a page). */
-export async function levelsOf(
+/**
+ * The caller's level on one object (permissions.md §5), or NONE if it does not exist. Its owner
+ * is looked up first (object_owners: one primary-key probe per table).
+ */
+export async function levelOf(db: Db, caller: Caller, uuid: string): Promise<Level> {
+  return (await levelsOfExisting(db, caller, [uuid])).get(uuid) ?? NONE;
+}
+
+/** levelOf for many uuids, owners looked up in one query; missing objects are left out. */
+export async function levelsOfExisting(
   db: Db,
   caller: Caller,
   uuids: readonly string[],
 ): Promise<Map<string, Level>> {
+  if (uuids.length === 0) return new Map();
+  const { rows } = await db.query<{ uuid: string; owner_uuid: string }>(
+    toQuery(
+      sql`SELECT uuid, owner_uuid FROM object_owners WHERE uuid = ANY(${bindValue([...uuids])}::text[])`,
+    ),
+  );
+  return levelsOf(
+    db,
+    caller,
+    rows.map((r) => ({ uuid: r.uuid, owner: r.owner_uuid })),
+  );
+}
+
+/**
+ * Levels on objects whose owners are known (rendering can_write / can_manage of a page): 3 on
+ * oneself, managed users and what S owns; otherwise the best stored row on the object or on its
+ * owner (traversable; managed users lend only their group rows, one hop); for user records also
+ * the best permission link into them. Admins have 3 on everything.
+ */
+export async function levelsOf(
+  db: Db,
+  caller: Caller,
+  objects: readonly Owned[],
+): Promise<Map<string, Level>> {
   const out = new Map<string, Level>();
-  if (uuids.length === 0) return out;
+  if (objects.length === 0) return out;
   if (caller.isAdmin) {
-    const { rows } = await db.query<{ uuid: string }>(
-      toQuery(
-        sql`SELECT uuid FROM object_owners WHERE uuid = ANY(${bindValue([...uuids])}::text[])`,
-      ),
-    );
-    for (const r of rows) out.set(r.uuid, MANAGE);
+    for (const o of objects) out.set(o.uuid, MANAGE);
     return out;
   }
   const s = callerSet(caller.uuid);
@@ -49,7 +73,8 @@ export async function levelsOf(
             AND l.name IN ('can_read', 'can_write', 'can_manage', 'can_login')
             AND (l.tail_uuid IN ${s} OR p.user_uuid IS NOT NULL))
       ) AS level
-      FROM object_owners o WHERE o.uuid = ANY(${bindValue([...uuids])}::text[])`),
+      FROM unnest(${bindValue(objects.map((o) => o.uuid))}::text[],
+                  ${bindValue(objects.map((o) => o.owner))}::text[]) AS o(uuid, owner_uuid)`),
   );
   for (const r of rows) out.set(r.uuid, (r.level ?? NONE) as Level);
   return out;

@@ -1,6 +1,6 @@
 import { statement } from '../../db/db';
 import type { Call } from '../../call';
-import { levelsOf } from '../../permissions/level-of';
+import { levelsOf, levelsOfExisting, type Owned } from '../../permissions/level-of';
 import { MANAGE, NONE, WRITE, type Level } from '../../permissions/levels';
 import type { Row } from './row';
 
@@ -18,29 +18,40 @@ const KEY = 'permissionFlags';
  * (permissions.md §10). Frozen projects refine these with the frozen-project rules.
  */
 export async function loadPermissionFlags(call: Call, rows: readonly Row[]): Promise<void> {
-  const uuids = rows.map((r) => String(r['uuid'])).filter((u) => u !== 'undefined');
-  const owners = rows.map((r) => String(r['owner_uuid'] ?? '')).filter((u) => u !== '');
-  // Admins manage everything: no level to look up (permissions.md §5).
-  const levels = call.caller.isAdmin
-    ? new Map<string, Level>([...uuids, ...owners].map((u) => [u, MANAGE]))
-    : await levelsOf(call.db, call.caller, [...new Set([...uuids, ...owners])]);
+  const objects = rows
+    .filter((r) => typeof r['uuid'] === 'string' && typeof r['owner_uuid'] === 'string')
+    .map((r) => ({ uuid: String(r['uuid']), owner: String(r['owner_uuid']) }));
+  const levels = await levelsOf(call.db, call.caller, objects);
+  const owners = await ownerLevels(call, objects, levels);
   const { rows: links } = await call.db.query<{ head_uuid: string; tail_uuid: string }>(
     statement(
       `SELECT head_uuid, tail_uuid FROM links WHERE link_class = 'permission' AND head_uuid = ANY($1::text[])
         AND name IN ('can_write', 'can_manage') ORDER BY created_at, uuid`,
-      [uuids],
+      [objects.map((o) => o.uuid)],
     ),
   );
   const flags = new Map<string, Flags>();
-  for (const r of rows) {
-    const uuid = String(r['uuid']);
-    flags.set(uuid, {
-      level: levels.get(uuid) ?? NONE,
-      ownerLevel: levels.get(String(r['owner_uuid'])) ?? NONE,
-      writers: links.filter((l) => l.head_uuid === uuid).map((l) => l.tail_uuid),
+  for (const o of objects) {
+    flags.set(o.uuid, {
+      level: levels.get(o.uuid) ?? NONE,
+      ownerLevel: owners.get(o.owner) ?? NONE,
+      writers: links.filter((l) => l.head_uuid === o.uuid).map((l) => l.tail_uuid),
     });
   }
   call.locals[KEY] = flags;
+}
+
+/**
+ * Levels on the owners, needed only where they can change writable_by: the caller neither owns
+ * nor manages the object (permissions.md §10 rule 2).
+ */
+async function ownerLevels(call: Call, objects: readonly Owned[], levels: Map<string, Level>) {
+  const needed = new Set(
+    objects
+      .filter((o) => o.owner !== call.caller.uuid && (levels.get(o.uuid) ?? NONE) < MANAGE)
+      .map((o) => o.owner),
+  );
+  return levelsOfExisting(call.db, call.caller, [...needed]);
 }
 
 function writableBy(call: Call, row: Row, f: Flags): string[] {
