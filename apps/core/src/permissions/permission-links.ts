@@ -27,7 +27,7 @@ export async function ensurePermissionLink(
   if (rows.length > 0) return;
   const c = call.cluster.ClusterID;
   await insertLink(call, tx, c, tail, head, name, now);
-  await refreshPermissions(tx, c, [head]);
+  await refreshPermissions(tx, c, [head], [tail]);
 }
 
 async function insertLink(
@@ -62,24 +62,34 @@ export async function deletePermissionLinks(
       [tail, head, name ?? null],
     ),
   );
-  await refreshPermissions(tx, clusterId, [head]);
+  await refreshPermissions(tx, clusterId, [head], [tail]);
 }
 
 /**
  * Deletes every link whose head or tail is `uuid` (an object deleted for good, other-resources.md
- * §3), keeping the permission table right for the heads of permission links among them.
+ * §3), keeping the permission table right for the heads of permission links among them, then
+ * for the object itself (no edge leads to it any more: its rows go).
  */
 export async function deleteLinksOf(tx: Db, clusterId: string, uuid: string): Promise<void> {
-  const { rows } = await tx.query<{ head_uuid: string | null; link_class: string }>(
+  const { rows } = await tx.query<{
+    head_uuid: string | null;
+    tail_uuid: string | null;
+    link_class: string;
+  }>(
     statement(
-      'DELETE FROM links WHERE head_uuid = $1 OR tail_uuid = $1 RETURNING head_uuid, link_class',
+      'DELETE FROM links WHERE head_uuid = $1 OR tail_uuid = $1 RETURNING head_uuid, tail_uuid, link_class',
       [uuid],
     ),
   );
-  const heads = rows
-    .filter((r) => r.link_class === 'permission' && r.head_uuid)
-    .map((r) => r.head_uuid!);
-  await refreshPermissions(tx, clusterId, [...heads, uuid]);
+  const edges = rows.filter((r) => r.link_class === 'permission' && r.head_uuid && r.tail_uuid);
+  // Users reaching the object are read from its rows: before they are cleared.
+  await refreshPermissions(
+    tx,
+    clusterId,
+    edges.map((r) => r.head_uuid!),
+    edges.map((r) => r.tail_uuid!),
+  );
+  await refreshPermissions(tx, clusterId, [uuid]);
 }
 
 /** Deletes a role's outgoing permission links (trashing a role, permissions.md §4). */
@@ -98,5 +108,6 @@ export async function deleteOutgoingPermissionLinks(
     tx,
     clusterId,
     rows.map((r) => r.head_uuid),
+    [tail],
   );
 }

@@ -48,8 +48,10 @@ async function afterGroupWrite(
 ): Promise<void> {
   const uuid = String(row['uuid']);
   const c = call.cluster.ClusterID;
-  if (!previous || previous['owner_uuid'] !== row['owner_uuid'])
-    await refreshPermissions(tx, c, [uuid]);
+  if (!previous || previous['owner_uuid'] !== row['owner_uuid']) {
+    const owners = [row['owner_uuid'], previous?.['owner_uuid']].map(String);
+    await refreshPermissions(tx, c, [uuid], owners);
+  }
   if (
     !previous ||
     previous['owner_uuid'] !== row['owner_uuid'] ||

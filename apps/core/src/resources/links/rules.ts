@@ -110,7 +110,12 @@ async function existingLevelLink(ctx: WriteContext, draft: Row): Promise<Row | n
         [draft['name'], ctx.now, ctx.call.caller.uuid, existing['uuid']],
       ),
     );
-    await refreshPermissions(ctx.tx, ctx.call.cluster.ClusterID, [String(draft['head_uuid'])]);
+    await refreshPermissions(
+      ctx.tx,
+      ctx.call.cluster.ClusterID,
+      [String(draft['head_uuid'])],
+      [String(draft['tail_uuid'])],
+    );
   }
   return { uuid: existing['uuid'] };
 }
@@ -123,10 +128,14 @@ async function afterLinkWrite(ctx: WriteContext, row: Row, previous: Row | null)
     if (others.length > 0)
       await ctx.tx.query(statement('DELETE FROM links WHERE uuid = ANY($1::text[])', [others]));
   }
-  const heads = [row['head_uuid'], previous?.['head_uuid']].filter(
-    (h): h is string => typeof h === 'string',
+  const ends = (key: string) =>
+    [row[key], previous?.[key]].filter((u): u is string => typeof u === 'string');
+  await refreshPermissions(
+    ctx.tx,
+    ctx.call.cluster.ClusterID,
+    ends('head_uuid'),
+    ends('tail_uuid'),
   );
-  await refreshPermissions(ctx.tx, ctx.call.cluster.ClusterID, heads);
 }
 
 export const linkRules: ResourceRules = {
@@ -146,6 +155,11 @@ export const linkRules: ResourceRules = {
   afterWrite: afterLinkWrite,
   async afterRemove(call, row, tx) {
     if (isPermission(row))
-      await refreshPermissions(tx, call.cluster.ClusterID, [String(row['head_uuid'] ?? '')]);
+      await refreshPermissions(
+        tx,
+        call.cluster.ClusterID,
+        [String(row['head_uuid'] ?? '')],
+        [String(row['tail_uuid'] ?? '')],
+      );
   },
 };
