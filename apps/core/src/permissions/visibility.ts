@@ -22,12 +22,23 @@ export const ownerRow = (user: string, ownerCol: Sql, level: Level): Sql =>
 
 /**
  * An ordinary owned object is visible at `level` when its owner is in S, or reachable through
- * the owner, or shared with S directly (permissions.md §7 rule 1, §9).
+ * the owner, or shared with S directly (permissions.md §7 rule 1, §9). Written as two
+ * uncorrelated arrays (owners the caller reaches, objects shared directly) so PostgreSQL reads
+ * the readable rows through the owner and primary-key indexes (a BitmapOr) instead of testing
+ * every row of the table against subplans: on 2M collections a typical user's count went from
+ * seconds to milliseconds (permissions benchmark).
  */
 export function ownedObjectVisible(user: string, table: string, level: Level = READ): Sql {
-  const owner = col(table, 'owner_uuid');
-  const uuid = col(table, 'uuid');
-  return sql`(${owner} IN ${callerSet(user)} OR ${ownerRow(user, owner, level)} OR ${directRow(user, uuid, level)})`;
+  const s = callerSet(user);
+  const readableOwners = sql`SELECT u FROM ${s} s
+    UNION ALL
+    SELECT p.target_uuid FROM materialized_permissions p
+     WHERE p.user_uuid IN ${s} AND p.traverse_owned AND p.perm_level >= ${level}
+       AND (p.user_uuid = ${user} OR substr(p.target_uuid, 7, 5) = 'j7d0g')`;
+  const sharedObjects = sql`SELECT p.target_uuid FROM materialized_permissions p
+     WHERE p.user_uuid IN ${s} AND p.perm_level >= ${level}`;
+  return sql`(${col(table, 'owner_uuid')} = ANY (ARRAY(${readableOwners}))
+    OR ${col(table, 'uuid')} = ANY (ARRAY(${sharedObjects})))`;
 }
 
 /** Groups: stored rows for every reachable group; roles readable by every active user (§7 rule 2). */
