@@ -20,7 +20,7 @@
 //   BENCH_CONNECTIONS      concurrent connections (default 32)
 //   BENCH_QUICK=1 / --quick  smoke run: 2 s per scenario, 0.5 s warm-up
 //   BENCH_ONLY             comma-separated scenario ids to run (express-get, gateway-get,
-//                          gateway-get-v2,
+//                          gateway-get-v2-admin, gateway-get-v2,
 //                          core-get, gateway-create, core-create); ratios need both sides
 //   BENCH_CPU_PROF=<dir>   run the gateway and the core under `node --cpu-prof` into <dir>
 //   DATABASE_URL           the PostgreSQL server to use (only its server part is used; default
@@ -504,6 +504,10 @@ async function main() {
     body: JSON.stringify({ group: { name: 'bench-user', group_class: 'project' } }),
   });
   const userGroupPath = `/svc/v1/groups/${(await userGroupRes.json()).uuid}`;
+  // A v2 token of the root token's own user (the system user): the same GET as with the root
+  // token, so the difference is the token form alone (lookup and cache), not permission checks.
+  const rootV2 = await post('/svc/v1/api_client_authorizations', { api_client_authorization: {} });
+  const rootV2Auth = { authorization: `Bearer v2/${rootV2.uuid}/${rootV2.api_token}` };
 
   // Check each request once before loading it, so a broken setup says why.
   const check = async (label, url, init) => {
@@ -517,6 +521,7 @@ async function main() {
   await check('gateway GET', `${gatewayUrl}${groupPath}`, { headers: auth });
   await check('core GET', `${coreUrl}${groupPath}`, { headers: signed('GET', groupPath) });
   await check('gateway GET v2 token', `${gatewayUrl}${userGroupPath}`, { headers: userAuth });
+  await check('gateway GET admin v2 token', `${gatewayUrl}${groupPath}`, { headers: rootV2Auth });
   await check('gateway create', `${gatewayUrl}/svc/v1/workflows`, {
     method: 'POST',
     headers: { ...auth, ...json },
@@ -536,6 +541,12 @@ async function main() {
     await scenario('gateway-get', 'gateway GET group', () => ({
       url: `${gatewayUrl}${groupPath}`,
       headers: auth,
+    })),
+  );
+  add(
+    await scenario('gateway-get-v2-admin', 'gateway GET group, admin v2 token', () => ({
+      url: `${gatewayUrl}${groupPath}`,
+      headers: rootV2Auth,
     })),
   );
   add(
@@ -583,7 +594,8 @@ function report(results, broken) {
   const figures = {
     gatewayGetVsExpress: ratio('gateway-get', 'express-get'),
     gatewayGetVsCoreGet: ratio('gateway-get', 'core-get'),
-    v2TokenVsRootToken: ratio('gateway-get-v2', 'gateway-get'),
+    v2TokenVsRootToken: ratio('gateway-get-v2-admin', 'gateway-get'),
+    userV2VsRootToken: ratio('gateway-get-v2', 'gateway-get'),
     gatewayCreateVsCoreCreate: ratio('gateway-create', 'core-create'),
     gatewayHopP50Ms:
       by['gateway-get'] && by['core-get'] ? by['gateway-get'].p50 - by['core-get'].p50 : null,
@@ -623,7 +635,10 @@ function report(results, broken) {
   out.push(`gateway GET / direct core GET     ${f(figures.gatewayGetVsCoreGet)}`);
   const v = figures.v2TokenVsRootToken;
   out.push(
-    `v2-token GET / root-token GET     ${f(v)}   target >= 0.80   ${verdict(v === null ? null : v >= 0.8)}`,
+    `v2-token GET / root-token GET     ${f(v)}   target >= 0.80   ${verdict(v === null ? null : v >= 0.8)}   (same user, admin)`,
+  );
+  out.push(
+    `user v2 GET / root-token GET      ${f(figures.userV2VsRootToken)}   (a regular user: token and permission checks)`,
   );
   out.push(`gateway create / direct create    ${f(figures.gatewayCreateVsCoreCreate)}`);
   out.push(

@@ -1,4 +1,4 @@
-import { bindValue, sql, toQuery } from '@svc/list-engine';
+import { bindValue, sql, toQuery, type Sql } from '@svc/list-engine';
 import type { Caller } from '../call';
 import type { Db } from '../db/db';
 import { callerSet } from './caller-set';
@@ -25,16 +25,31 @@ export async function levelsOfExisting(
   uuids: readonly string[],
 ): Promise<Map<string, Level>> {
   if (uuids.length === 0) return new Map();
+  const wanted =
+    uuids.length === 1
+      ? sql`uuid = ${uuids[0]}`
+      : sql`uuid = ANY(${bindValue([...uuids])}::text[])`;
   const { rows } = await db.query<{ uuid: string; owner_uuid: string }>(
-    toQuery(
-      sql`SELECT uuid, owner_uuid FROM object_owners WHERE uuid = ANY(${bindValue([...uuids])}::text[])`,
-    ),
+    toQuery(sql`SELECT uuid, owner_uuid FROM object_owners WHERE ${wanted}`),
   );
   return levelsOf(
     db,
     caller,
     rows.map((r) => ({ uuid: r.uuid, owner: r.owner_uuid })),
   );
+}
+
+/**
+ * The objects as a relation o(uuid, owner_uuid). One object is a single row: its statement then
+ * gets a generic plan as cheap as a custom one, so PostgreSQL stops re-planning it for every
+ * permission-checked get (with unnest it assumed ten rows and re-planned each time).
+ */
+function objectsSource(objects: readonly Owned[]): Sql {
+  const [only] = objects;
+  if (objects.length === 1 && only)
+    return sql`(SELECT ${only.uuid}::text AS uuid, ${only.owner}::text AS owner_uuid) AS o`;
+  return sql`unnest(${bindValue(objects.map((o) => o.uuid))}::text[],
+                    ${bindValue(objects.map((o) => o.owner))}::text[]) AS o(uuid, owner_uuid)`;
 }
 
 /**
@@ -73,8 +88,7 @@ export async function levelsOf(
             AND l.name IN ('can_read', 'can_write', 'can_manage', 'can_login')
             AND (l.tail_uuid IN ${s} OR p.user_uuid IS NOT NULL))
       ) AS level
-      FROM unnest(${bindValue(objects.map((o) => o.uuid))}::text[],
-                  ${bindValue(objects.map((o) => o.owner))}::text[]) AS o(uuid, owner_uuid)`),
+      FROM ${objectsSource(objects)}`),
   );
   for (const r of rows) out.set(r.uuid, (r.level ?? NONE) as Level);
   return out;
