@@ -1,4 +1,4 @@
-import { ConfigError, loadDeploymentConfig, type Config } from '@svc/config';
+import { loadDeploymentConfig, runService, type Config } from '@svc/config';
 import { defaultLogger } from '@svc/core';
 import { gatewayLogger } from '@svc/gateway';
 import { startDeployment } from './deployment';
@@ -15,7 +15,7 @@ function loginNote(config: Readonly<Config>, url: string): string[] {
   return [`log in: ${url}/login?return_to=${encodeURIComponent(returnTo)}`];
 }
 
-async function main(): Promise<void> {
+runService(async () => {
   const { config, notes } = loadDeploymentConfig(process.env);
   const deployment = await startDeployment(config, {
     core: defaultLogger(),
@@ -31,21 +31,5 @@ async function main(): Promise<void> {
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
-  const stop = () => {
-    deployment.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-}
-
-main().catch((err: unknown) => {
-  const message =
-    err instanceof ConfigError
-      ? err.message
-      : `svc failed to start: ${(err as Error).stack ?? String(err)}`;
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
+  return deployment;
 });

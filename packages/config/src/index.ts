@@ -5,3 +5,4 @@ export * from './load';
 export * from './public-config';
 export * from './load-deployment';
 export * from './data-dir';
+export * from './run-service';
