@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { collections, groups, type ResourceSpec } from '@svc/contract';
 import type { Answer } from '@svc/client';
+import { OPERATORS } from '@svc/list-engine';
 import { useDeployment } from '../harness/deployment';
 
 type Arb<T> = fc.Arbitrary<T>;
@@ -49,29 +50,7 @@ const WEIRD = [
   '[',
   '{"a":',
 ];
-const OPS = [
-  '=',
-  '!=',
-  '<>',
-  '<',
-  '<=',
-  '>',
-  '>=',
-  'like',
-  'ilike',
-  'in',
-  'not in',
-  'is_a',
-  'exists',
-  'contains',
-  'LIKE',
-  'Not In',
-  '@@',
-  '==',
-  '',
-  ' =',
-  'between',
-];
+const OPS = [...OPERATORS, 'LIKE', 'Not In', '@@', '==', '', ' =', 'between'];
 const ATTRS = [
   'name',
   'uuid',

@@ -5,16 +5,7 @@ export const isStored = (a: AttributeSpec): boolean => a.stored !== false;
 export const inputMode = (a: AttributeSpec): InputMode =>
   a.input ?? (isStored(a) ? 'rw' : 'ignored');
 
-const SCALAR_TYPES: ReadonlySet<AttrType> = new Set([
-  'string',
-  'text',
-  'integer',
-  'float',
-  'boolean',
-  'datetime',
-]);
-
-export const isScalarType = (t: AttrType): boolean => SCALAR_TYPES.has(t);
+export const isScalarType = (t: AttrType): boolean => t !== 'hash' && t !== 'array';
 
 /** The SQL that reads an attribute from its table's row, or null if it cannot be computed in SQL. */
 export function attributeSql(name: string, a: AttributeSpec): string | null {

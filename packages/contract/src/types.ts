@@ -1,6 +1,15 @@
-/** Attribute types of lists-and-filters.md §6. */
-export type AttrType =
-  'string' | 'text' | 'integer' | 'float' | 'boolean' | 'datetime' | 'hash' | 'array';
+/** Attribute types of lists-and-filters.md §6: the scalar ones, then the JSON-valued ones. */
+export const ATTR_TYPES = [
+  'string',
+  'text',
+  'integer',
+  'float',
+  'boolean',
+  'datetime',
+  'hash',
+  'array',
+] as const;
+export type AttrType = (typeof ATTR_TYPES)[number];
 
 /**
  * How a client-supplied value is treated on create and update.

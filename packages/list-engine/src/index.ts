@@ -6,3 +6,4 @@ export * from './parse-list';
 export * from './select-columns';
 export * from './compile';
 export { compileFilters } from './filters';
+export { OPERATORS, type Operator } from './filters/types';

@@ -3,7 +3,7 @@
  * applies to, its rule on a whole attribute and on a subproperty (each rule carries its operand
  * validation and its SQL), and whether `any` accepts it.
  */
-import type { AttrType } from '@svc/contract';
+import { ATTR_TYPES, type AttrType } from '@svc/contract';
 import {
   contains,
   equal,
@@ -39,16 +39,7 @@ export interface OperatorSpec {
   readonly any: boolean;
 }
 
-const ALL: readonly AttrType[] = [
-  'string',
-  'text',
-  'integer',
-  'float',
-  'boolean',
-  'datetime',
-  'hash',
-  'array',
-];
+const ALL: readonly AttrType[] = ATTR_TYPES;
 const TEXT: readonly AttrType[] = ['string', 'text'];
 const ORDERED: readonly AttrType[] = ['string', 'text', 'integer', 'float', 'datetime'];
 const JSON_VALUED: readonly AttrType[] = ['hash', 'array'];
