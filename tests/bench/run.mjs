@@ -33,6 +33,7 @@ import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuTimes } from './lib/timing.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -225,16 +226,7 @@ function procCpuUs(pid) {
   }
 }
 
-function machineBusyUs() {
-  const f = readFileSync('/proc/stat', 'utf8')
-    .split('\n')[0]
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  const [user, nice, system, , , irq, softirq, steal] = f; // idle and iowait are not busy
-  return (user + nice + system + irq + softirq + steal) * TICK_US;
-}
+const machineBusyUs = () => cpuTimes().busy * TICK_US;
 
 async function backendPids() {
   if (!state.dbName) return [];

@@ -141,7 +141,8 @@ export async function createBenchDatabase(prefix) {
 export async function connect(url, options = {}) {
   const client = new pg.Client({
     connectionString: url,
-    options: '-c TimeZone=UTC -c jit=off -c max_parallel_workers_per_gather=0',
+    // The core's own session settings, so EXPLAIN shows the plans its sessions get.
+    options: dist('apps/core/dist/db/pg-db.js').SESSION_OPTIONS,
     ...options,
   });
   await client.connect();

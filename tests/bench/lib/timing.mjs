@@ -26,7 +26,8 @@ export function stats(samples) {
 }
 
 const HAS_PROC = existsSync('/proc/stat');
-function cpuTimes() {
+/** The machine's CPU time in clock ticks since boot (/proc/stat), busy and in all; null off Linux. */
+export function cpuTimes() {
   if (!HAS_PROC) return null;
   const f = readFileSync('/proc/stat', 'utf8')
     .split('\n')[0]

@@ -70,7 +70,7 @@ function wrap(q: Queryable, kind: 'root' | 'tx', pool: pg.Pool): Db {
  * - no parallel workers: starting them cost ~4 ms on a 3 ms permission-checked get, and
  *   concurrent requests already use the cores (both measured by the permissions benchmark).
  */
-const SESSION_OPTIONS = '-c TimeZone=UTC -c jit=off -c max_parallel_workers_per_gather=0';
+export const SESSION_OPTIONS = '-c TimeZone=UTC -c jit=off -c max_parallel_workers_per_gather=0';
 
 export function openPostgres(url: string, max = 10): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max, options: SESSION_OPTIONS });
