@@ -95,6 +95,33 @@ describe('token forms and validity', () => {
     expect(rows).toEqual([]);
   });
 
+  it('deletes the links into a deleted user, and the rows they gave (other-resources.md §3)', async () => {
+    const [manager, u] = [await makeUser(d.current), await makeUser(d.current)];
+    const link = await root().request('POST', '/svc/v1/links', {
+      json: {
+        link: {
+          link_class: 'permission',
+          name: 'can_manage',
+          tail_uuid: manager.uuid,
+          head_uuid: u.uuid,
+        },
+      },
+    });
+    expect(link.status).toBe(200);
+    const core = d.current.running.cores[0]!;
+    const rowsOn = async () =>
+      (
+        await core.db.query({
+          text: 'SELECT user_uuid FROM materialized_permissions WHERE target_uuid = $1',
+          values: [u.uuid],
+        })
+      ).rows;
+    expect(await rowsOn()).toEqual([{ user_uuid: manager.uuid }]);
+    expect((await root().request('DELETE', `/svc/v1/users/${u.uuid}`)).status).toBe(200);
+    expect(await rowsOn()).toEqual([]);
+    expect((await root().request('GET', `/svc/v1/links/${link.body.uuid}`)).status).toBe(404);
+  });
+
   it('accepts a token salted for this cluster, and one salted for a remote only on current with remote=', async () => {
     const u = await makeUser(d.current);
     const digest = secretDigest(secretOf(u.token));

@@ -67,8 +67,9 @@ export async function deletePermissionLinks(
 
 /**
  * Deletes every link whose head or tail is `uuid` (an object deleted for good, other-resources.md
- * §3), keeping the permission table right for the heads of permission links among them, then
- * for the object itself (no edge leads to it any more: its rows go).
+ * §3), keeping the permission table right for the permission links among them. Objects deleted
+ * for good are never groups (groups are trashed), so rows on `uuid` came from those links only
+ * and go with them.
  */
 export async function deleteLinksOf(tx: Db, clusterId: string, uuid: string): Promise<void> {
   const { rows } = await tx.query<{
@@ -82,14 +83,12 @@ export async function deleteLinksOf(tx: Db, clusterId: string, uuid: string): Pr
     ),
   );
   const edges = rows.filter((r) => r.link_class === 'permission' && r.head_uuid && r.tail_uuid);
-  // Users reaching the object are read from its rows: before they are cleared.
   await refreshPermissions(
     tx,
     clusterId,
     edges.map((r) => r.head_uuid!),
     edges.map((r) => r.tail_uuid!),
   );
-  await refreshPermissions(tx, clusterId, [uuid]);
 }
 
 /** Deletes a role's outgoing permission links (trashing a role, permissions.md §4). */

@@ -49,7 +49,9 @@ async function afterGroupWrite(
   const uuid = String(row['uuid']);
   const c = call.cluster.ClusterID;
   if (!previous || previous['owner_uuid'] !== row['owner_uuid']) {
-    const owners = [row['owner_uuid'], previous?.['owner_uuid']].map(String);
+    const owners = [row['owner_uuid'], previous?.['owner_uuid']].filter(
+      (o): o is string => typeof o === 'string',
+    );
     await refreshPermissions(tx, c, [uuid], owners);
   }
   if (
