@@ -11,6 +11,7 @@ export function builtInUuids(c: string) {
     anonymousMembership: `${c}-o0j2j-anonymouspublic`,
     internalApiClient: `${c}-ozdt8-000000000000000`,
     rootToken: `${c}-gj3su-000000000000000`,
+    anonymousToken: `${c}-gj3su-anonymouspublic`,
   } as const;
 }
 
@@ -40,7 +41,7 @@ export function rootIdentity(clusterId: string, echoToken?: string): Identity {
 export function anonymousIdentity(clusterId: string): Identity {
   return {
     userUuid: builtInUuids(clusterId).anonymousUser,
-    tokenUuid: `${clusterId}-gj3su-anonymouspublic`,
+    tokenUuid: builtInUuids(clusterId).anonymousToken,
     scopes: ['GET /'],
     apiClientUuid: null,
     apiClientTrusted: false,

@@ -13,22 +13,29 @@ const CREATED_SECRET = 'createdTokenSecret';
 const isRootToken = (call: Call): boolean =>
   call.caller.identity.tokenUuid === builtInUuids(call.cluster.ClusterID).rootToken;
 
-/** The root token's record, reported rather than stored with a digest (auth.md §4). */
-function rootTokenRecord(call: Call): Record<string, unknown> {
+/** Tokens that come from the configuration (root, anonymous) and have no stored record. */
+function isConfiguredToken(call: Call): boolean {
   const b = builtInUuids(call.cluster.ClusterID);
+  const token = call.caller.identity.tokenUuid;
+  return token === b.rootToken || token === b.anonymousToken;
+}
+
+/** A configured token's record, reported from its identity (auth.md §4, §5). */
+function configuredTokenRecord(call: Call): Record<string, unknown> {
+  const { identity } = call.caller;
   return {
     kind: apiClientAuthorizations.kind,
-    uuid: b.rootToken,
-    owner_uuid: b.systemUser,
-    api_token: call.caller.identity.echoToken ?? null,
-    api_client_uuid: b.internalApiClient,
-    scopes: ['all'],
+    uuid: identity.tokenUuid,
+    owner_uuid: identity.userUuid,
+    api_token: identity.echoToken ?? null,
+    api_client_uuid: identity.apiClientUuid,
+    scopes: identity.scopes,
     expires_at: null,
   };
 }
 
 async function current(call: Call): Promise<Reply> {
-  if (isRootToken(call)) return { body: rootTokenRecord(call) };
+  if (isConfiguredToken(call)) return { body: configuredTokenRecord(call) };
   const reply = await readObject(
     call,
     apiClientAuthorizationRules,
