@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import {
   effectiveMethod,
+  checkBooleanParams,
   endpointId,
   lastQueryValues,
   matchRoute,
@@ -93,12 +94,14 @@ export function dispatch(deps: CoreDeps, handlers: ReadonlyMap<string, Handler>)
     if (body.error) throw new UnprocessableError(body.error);
     const handler = handlers.get(endpointId(match.endpoint));
     if (!handler) throw new EndpointNotFoundError();
+    const params = mergeParams({ query, body: body.fields, bodyKind: body.kind, path: match.path });
+    checkBooleanParams(match.endpoint.params, params);
     const call: Call = {
       cluster: deps.cluster,
       db: deps.db,
       caller,
       endpoint: match.endpoint,
-      params: mergeParams({ query, body: body.fields, bodyKind: body.kind, path: match.path }),
+      params,
       jsonBody: body.kind === 'json' ? body.fields : null,
       requestId,
       locals: {},

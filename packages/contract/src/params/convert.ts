@@ -1,6 +1,6 @@
 import { UnprocessableError } from '@svc/errors';
 import { msg } from '../messages';
-import type { ParamType } from './types';
+import type { ParamSpecs, ParamType } from './types';
 
 const TRUE_VALUES = new Set<unknown>([true, 'true', 1, '1']);
 const FALSE_VALUES = new Set<unknown>([false, 'false', 0, '0', '', null]);
@@ -93,5 +93,19 @@ export function convertParam(name: string, type: ParamType, value: unknown): unk
     }
     case 'string':
       return toStringParam(name, value);
+  }
+}
+
+/**
+ * Checks every boolean parameter the operation declares (requests-and-errors.md §3), also those
+ * no handler reads (`include_old_versions` has no effect, `bypass_federation` matters only to a
+ * federated list): a bad value is a 422 whether or not it changes anything.
+ */
+export function checkBooleanParams(
+  declared: ParamSpecs,
+  params: Readonly<Record<string, unknown>>,
+): void {
+  for (const [name, spec] of Object.entries(declared)) {
+    if (spec.type === 'boolean') convertParam(name, 'boolean', params[name]);
   }
 }
