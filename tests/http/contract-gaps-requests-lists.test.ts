@@ -609,7 +609,10 @@ describe('discovery.md', () => {
     }
     expect(res.body).not.toHaveProperty('Database');
     expect(res.body).not.toHaveProperty('SystemRootToken');
-    const anon = await d.current.client(null).request('GET', '/svc/v1/config');
-    expect([anon.status, anon.body.errors]).toEqual([401, ['Not logged in']]);
+    // Public (discovery.md §5): no token needed, and a bad token is ignored rather than refused.
+    for (const token of [null, 'v2/home1-gj3su-000000000000000/not-a-valid-secret']) {
+      const anon = await d.current.client(token).request('GET', '/svc/v1/config');
+      expect([anon.status, anon.body]).toEqual([200, res.body]);
+    }
   });
 });

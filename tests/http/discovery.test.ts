@@ -137,6 +137,18 @@ describe('discovery document', () => {
     expect(doc.schemas.Collection.properties.replication_desired.format).toBe('int64');
   });
 
+  it('gives every method a response key, {} where there is no $ref (§4)', async () => {
+    const doc = (await fetchDoc()).body;
+    const missing: string[] = [];
+    for (const r of Object.values<any>(doc.resources)) {
+      for (const m of Object.values<any>(r.methods)) {
+        if (!('response' in m)) missing.push(m.id);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(doc.resources.configs.methods.get.response).toEqual({});
+  });
+
   it('resolves every $ref and gives every array items', async () => {
     const doc = (await fetchDoc()).body;
     for (const ref of refsIn(doc.resources)) expect(doc.schemas).toHaveProperty([ref]);

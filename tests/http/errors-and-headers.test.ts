@@ -20,6 +20,10 @@ describe('error bodies and statuses', () => {
     ['GET', '/svc/v2/groups'],
     ['GET', '/elsewhere'],
     ['GET', '/svc/v1'],
+    // A sub-path that names no object is an unknown route, not a known one with a wrong method.
+    ['POST', '/svc/v1/users/setup'],
+    ['POST', '/svc/v1/collections/notauuid'],
+    ['PUT', '/svc/v1/groups/contents/more'],
   ])('%s %s is 404 API endpoint not found', async (method, path) => {
     const res = await root().request(method, path);
     expect([res.status, res.body.errors]).toEqual([404, ['API endpoint not found']]);

@@ -114,7 +114,9 @@ function methodJson(e: Endpoint, scope: string): Record<string, unknown> {
       ? { request: { required: true, properties: { [singular]: { $ref: e.response } } } }
       : {}),
     ...(e.requestSchema ? { request: e.requestSchema } : {}),
-    ...(e.response ? { response: { $ref: e.response } } : {}),
+    // Every method carries `response` (discovery.md §4): without it, discovery-driven clients
+    // hand back raw bytes instead of parsed JSON.
+    response: e.response ? { $ref: e.response } : {},
     scopes: [scope],
   };
 }

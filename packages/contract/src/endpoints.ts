@@ -24,7 +24,7 @@ export interface Endpoint {
   /** Create and update take the resource object. */
   readonly takesObject?: boolean;
   readonly response: string | null;
-  /** Needs no token (users/authenticate). */
+  /** Needs no token; a token sent is ignored and scopes do not apply (config, authenticate). */
   readonly public?: boolean;
   /** Answered by the gateway itself (login), not forwarded to a core. */
   readonly servedBy?: 'gateway';
@@ -206,6 +206,7 @@ const EXTRA_ENDPOINTS: readonly Endpoint[] = [
     path: 'config',
     params: {},
     response: null,
+    public: true,
     routing: 'cluster_id',
     description: 'The public part of the cluster configuration.',
   },

@@ -23,9 +23,20 @@ describe('matchRoute', () => {
     expect(route(method, path)).toBe(expected);
   });
 
+  it('answers 404, not 405, for a sub-path that names no object (users/setup)', () => {
+    expect(route('POST', '/svc/v1/users/setup')).toBe('not-found');
+    expect(route('POST', '/svc/v1/collections/x')).toBe('not-found');
+    expect(route('PUT', '/svc/v1/groups/contents/extra')).toBe('not-found');
+  });
+
   it('answers 405 for a known path with another method', () => {
     expect(route('PATCH', '/svc/v1/collections')).toBe('method-not-allowed');
-    expect(route('POST', '/svc/v1/collections/x')).toBe('method-not-allowed');
+    expect(route('POST', '/svc/v1/collections/zzzzz-4zz18-012345678901234')).toBe(
+      'method-not-allowed',
+    );
+    expect(route('POST', '/svc/v1/collections/d41d8cd98f00b204e9800998ecf8427e+0')).toBe(
+      'method-not-allowed',
+    );
   });
 
   it('matches named segments before a uuid segment', () => {

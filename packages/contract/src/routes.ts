@@ -54,6 +54,15 @@ function decodeSegment(s: string): string | null {
 }
 
 /**
+ * Could this segment name an object (a uuid, or a collection's portable data hash)? A path whose
+ * `{uuid}` is a plain word (`users/setup`) names no operation at all, so a method it lacks is
+ * 404 "API endpoint not found" rather than 405.
+ */
+const ID_SHAPE = /^(?:[0-9a-z]{5}-[0-9a-z]{5}-[0-9a-z]{15}|[0-9a-f]{32}\+[0-9]+(?:\+\S*)?)$/;
+const namesAnObject = (vars: Readonly<Record<string, string>>): boolean =>
+  Object.values(vars).every((v) => ID_SHAPE.test(v));
+
+/**
  * Finds the operation for a method and a path under `/svc/v1/` (requests-and-errors.md §2).
  * One trailing `/` is ignored; HEAD is handled as GET.
  */
@@ -75,7 +84,7 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
     if (candidate.endpoint.methods.includes(wanted as never)) {
       return { kind: 'endpoint', endpoint: candidate.endpoint, path: vars };
     }
-    pathKnown = true;
+    if (namesAnObject(vars)) pathKnown = true;
   }
   return pathKnown ? { kind: 'method-not-allowed' } : { kind: 'not-found' };
 }

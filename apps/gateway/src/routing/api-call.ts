@@ -18,7 +18,7 @@ import {
 } from '@svc/errors';
 import { readBody, sendJson } from '@svc/http-kit';
 import { encodeIdentity, type Identity } from '@svc/ids';
-import { endpointId, rootIdentity, type Endpoint } from '@svc/contract';
+import { anonymousIdentity, endpointId, rootIdentity, type Endpoint } from '@svc/contract';
 import { GATEWAY_HANDLERS } from '../login';
 import { authenticate } from '../auth/authenticate';
 import { scopesPermit } from '../auth/scopes';
@@ -105,10 +105,14 @@ export function apiCall(deps: GatewayDeps): RequestHandler {
       return;
     }
     const remote = remoteParam(endpoint, params);
-    const identity = await authenticate(deps.auth, presentedToken(req, params), remote);
-    if (!scopesPermit(identity.scopes, method, req.path)) throw new ForbiddenError();
     const clusterId = resolveCluster(endpoint, path, params, deps.home.ClusterID);
     const target = deps.cores.get(clusterId);
+    const identity = endpoint.public
+      ? anonymousIdentity(clusterId)
+      : await authenticate(deps.auth, presentedToken(req, params), remote);
+    if (!endpoint.public && !scopesPermit(identity.scopes, method, req.path)) {
+      throw new ForbiddenError();
+    }
     if (!target) throw new NotFoundError(msg.noProxyForCluster(clusterId));
     const vouched = identityFor(
       withoutEcho(identity, endpoint, remote),
