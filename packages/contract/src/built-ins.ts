@@ -1,17 +1,26 @@
 import type { Identity } from '@svc/ids';
+import { apiClientAuthorizations, apiClients, groups, links, users } from './registry';
+
+const [user, group, link, client, token] = [
+  users,
+  groups,
+  links,
+  apiClients,
+  apiClientAuthorizations,
+].map((r) => r.infix);
 
 /** Uuids of the objects every cluster has from its first start (contract README). */
 export function builtInUuids(c: string) {
   return {
-    systemUser: `${c}-tpzed-000000000000000`,
-    systemGroup: `${c}-j7d0g-000000000000000`,
-    allUsersGroup: `${c}-j7d0g-fffffffffffffff`,
-    anonymousUser: `${c}-tpzed-anonymouspublic`,
-    anonymousGroup: `${c}-j7d0g-anonymouspublic`,
-    anonymousMembership: `${c}-o0j2j-anonymouspublic`,
-    internalApiClient: `${c}-ozdt8-000000000000000`,
-    rootToken: `${c}-gj3su-000000000000000`,
-    anonymousToken: `${c}-gj3su-anonymouspublic`,
+    systemUser: `${c}-${user}-000000000000000`,
+    systemGroup: `${c}-${group}-000000000000000`,
+    allUsersGroup: `${c}-${group}-fffffffffffffff`,
+    anonymousUser: `${c}-${user}-anonymouspublic`,
+    anonymousGroup: `${c}-${group}-anonymouspublic`,
+    anonymousMembership: `${c}-${link}-anonymouspublic`,
+    internalApiClient: `${c}-${client}-000000000000000`,
+    rootToken: `${c}-${token}-000000000000000`,
+    anonymousToken: `${c}-${token}-anonymouspublic`,
   } as const;
 }
 

@@ -37,6 +37,10 @@ export const RESOURCES: readonly ResourceSpec[] = [
   logs,
 ];
 
+for (const r of RESOURCES) {
+  // Infixes are written into SQL text (permissions' kind tests): keep them to their shape.
+  if (!/^[0-9a-z]{5}$/.test(r.infix)) throw new Error(`bad uuid infix ${r.infix} of ${r.type}`);
+}
 const byType = new Map(RESOURCES.map((r) => [r.type, r]));
 const byInfix = new Map(RESOURCES.map((r) => [r.infix, r]));
 const byKind = new Map<string, ResourceSpec>();
@@ -44,6 +48,14 @@ for (const r of RESOURCES) {
   byKind.set(r.kind, r);
   byKind.set(`svc#${r.singular}`, r);
 }
+
+/** The uuid infix at characters 7–11 tells the object type (requests-and-errors.md §9). */
+export const infixOf = (uuid: string): string => uuid.slice(6, 11);
+/** The resource a uuid names, by its infix; undefined for an unknown infix. */
+export const resourceOfUuid = (uuid: string): ResourceSpec | undefined =>
+  byInfix.get(infixOf(uuid));
+/** Does this uuid name an object of that resource? */
+export const isUuidOf = (r: ResourceSpec, uuid: string): boolean => infixOf(uuid) === r.infix;
 
 export const resourceByType = (type: string): ResourceSpec | undefined => byType.get(type);
 export const resourceByInfix = (infix: string): ResourceSpec | undefined => byInfix.get(infix);

@@ -16,7 +16,7 @@ export const IDENTITY_HEADER = 'x-svc-identity';
 export interface Identity {
   /** The user the request acts as. */
   userUuid: string;
-  /** The token record's uuid (the root token's is `<c>-gj3su-000000000000000`). */
+  /** The token record's uuid (the root token has a built-in one). */
   tokenUuid: string | null;
   scopes: string[];
   apiClientUuid: string | null;

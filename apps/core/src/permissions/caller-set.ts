@@ -1,4 +1,5 @@
 import { join, raw, sql, type Sql } from '@svc/list-engine';
+import { isUserFragment } from './kinds';
 
 /**
  * S of permissions.md §9: the caller plus every user the caller manages (level-3 row on a user):
@@ -7,7 +8,7 @@ import { join, raw, sql, type Sql } from '@svc/list-engine';
 export const callerSet = (user: string): Sql =>
   sql`(SELECT ${user}::text AS u UNION ALL
        SELECT target_uuid FROM materialized_permissions
-        WHERE user_uuid = ${user} AND perm_level = 3 AND substr(target_uuid, 7, 5) = 'tpzed')`;
+        WHERE user_uuid = ${user} AND perm_level = 3 AND ${isUserFragment('target_uuid')})`;
 
 /** `"<table>"."<column>"`: scope conditions sit inside subqueries, so columns are qualified. */
 export const col = (table: string, column: string): Sql => raw(`"${table}"."${column}"`);

@@ -2,6 +2,7 @@ import { bindValue, sql, toQuery, type Sql } from '@svc/list-engine';
 import type { Caller } from '../call';
 import type { Db } from '../db/db';
 import { callerSet } from './caller-set';
+import { isGroupFragment, isUserFragment } from './kinds';
 import { MANAGE, NONE, type Level } from './levels';
 
 /** An object and its owner, as a row in hand already says. */
@@ -78,13 +79,13 @@ export async function levelsOf(
           WHERE p.user_uuid IN ${s}
             AND (p.target_uuid = o.uuid
                  OR (p.target_uuid = o.owner_uuid AND p.traverse_owned
-                     AND (p.user_uuid = ${caller.uuid} OR substr(p.target_uuid, 7, 5) = 'j7d0g')))),
+                     AND (p.user_uuid = ${caller.uuid} OR ${isGroupFragment('p.target_uuid')})))),
         (SELECT max(least(CASE WHEN l.tail_uuid IN ${s} THEN 3 ELSE p.perm_level END,
                           CASE l.name WHEN 'can_manage' THEN 3 WHEN 'can_write' THEN 2 ELSE 1 END))
            FROM links l
            LEFT JOIN materialized_permissions p
-             ON p.target_uuid = l.tail_uuid AND p.user_uuid IN ${s} AND substr(l.tail_uuid, 7, 5) = 'j7d0g'
-          WHERE substr(o.uuid, 7, 5) = 'tpzed' AND l.link_class = 'permission' AND l.head_uuid = o.uuid
+             ON p.target_uuid = l.tail_uuid AND p.user_uuid IN ${s} AND ${isGroupFragment('l.tail_uuid')}
+          WHERE ${isUserFragment('o.uuid')} AND l.link_class = 'permission' AND l.head_uuid = o.uuid
             AND l.name IN ('can_read', 'can_write', 'can_manage', 'can_login')
             AND (l.tail_uuid IN ${s} OR p.user_uuid IS NOT NULL))
       ) AS level

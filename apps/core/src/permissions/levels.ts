@@ -22,8 +22,3 @@ export function levelOfLinkName(name: unknown): Level {
 }
 
 export const PERMISSION_NAMES = ['can_read', 'can_write', 'can_manage', 'can_login'] as const;
-
-/** The uuid infix at characters 7–11 tells the object type (requests-and-errors.md §9). */
-export const infixOf = (uuid: string): string => uuid.slice(6, 11);
-export const isGroupUuid = (uuid: string): boolean => infixOf(uuid) === 'j7d0g';
-export const isUserUuid = (uuid: string): boolean => infixOf(uuid) === 'tpzed';

@@ -1,5 +1,6 @@
 import { builtInUuids } from '@svc/contract';
 import { statement, type Db } from '../db/db';
+import { groupSql, userSql } from './kinds';
 
 /**
  * Incremental maintenance of materialized_permissions (permissions.md §9, docs/adr/0004).
@@ -17,17 +18,17 @@ WITH RECURSIVE subtree(node) AS (
   SELECT unnest($1::text[]) COLLATE "C"
   UNION
   SELECT e.head_uuid FROM subtree s CROSS JOIN LATERAL permission_edges_from(s.node) e
-   WHERE substr(s.node, 7, 5) = 'j7d0g'
+   WHERE ${groupSql('s.node')}
 )
 SELECT coalesce(array_agg(node), '{}') AS nodes FROM subtree`;
 
 /** Users who reach one of the tails: the tails that are users, and users with a row on a group tail. */
 const USERS_REACHING = `
 SELECT coalesce(array_agg(DISTINCT u), '{}') AS users FROM (
-  SELECT t AS u FROM unnest($1::text[]) t WHERE substr(t, 7, 5) = 'tpzed'
+  SELECT t AS u FROM unnest($1::text[]) t WHERE ${userSql('t')}
   UNION ALL
   SELECT user_uuid FROM materialized_permissions
-   WHERE target_uuid = ANY($1::text[]) AND substr(target_uuid, 7, 5) = 'j7d0g'
+   WHERE target_uuid = ANY($1::text[]) AND ${groupSql('target_uuid')}
 ) s`;
 
 /**
@@ -45,24 +46,24 @@ entries AS (
 seeds(user_uuid, node, level) AS (
   SELECT p.user_uuid, en.head_uuid, least(p.perm_level, en.level)
     FROM entries en JOIN materialized_permissions p ON p.target_uuid = en.tail_uuid
-   WHERE substr(en.tail_uuid, 7, 5) = 'j7d0g' AND NOT (en.tail_uuid = ANY($1::text[]))
+   WHERE ${groupSql('en.tail_uuid')} AND NOT (en.tail_uuid = ANY($1::text[]))
      ${onlyUsers('p.user_uuid')}
   UNION ALL
   SELECT en.tail_uuid, en.head_uuid, en.level FROM entries en
-   WHERE substr(en.tail_uuid, 7, 5) = 'tpzed' AND en.tail_uuid <> $2
+   WHERE ${userSql('en.tail_uuid')} AND en.tail_uuid <> $2
      ${onlyUsers('en.tail_uuid')}
 ),
 walk(user_uuid, node, level) AS (
   SELECT user_uuid, node, level FROM seeds
-   WHERE substr(node, 7, 5) <> 'tpzed' OR level = 3
+   WHERE ${userSql('node', true)} OR level = 3
   UNION
   SELECT w.user_uuid, e.head_uuid, least(w.level, e.level)::smallint
     FROM walk w CROSS JOIN LATERAL permission_edges_from(w.node) e
-   WHERE substr(w.node, 7, 5) = 'j7d0g'
-     AND (substr(e.head_uuid, 7, 5) <> 'tpzed' OR least(w.level, e.level) = 3)
+   WHERE ${groupSql('w.node')}
+     AND (${userSql('e.head_uuid', true)} OR least(w.level, e.level) = 3)
 )
 INSERT INTO materialized_permissions (user_uuid, target_uuid, perm_level, traverse_owned)
-SELECT user_uuid, node, max(level), (substr(node, 7, 5) = 'j7d0g' OR max(level) = 3)
+SELECT user_uuid, node, max(level), (${groupSql('node')} OR max(level) = 3)
   FROM walk GROUP BY user_uuid, node`;
 };
 const REFILL_SOME = refill('some');

@@ -2,7 +2,8 @@ import { msg } from '@svc/contract';
 import { ForbiddenError, UnprocessableError } from '@svc/errors';
 import type { Call } from '../call';
 import { statement, type Db } from '../db/db';
-import { isGroupUuid, isUserUuid, WRITE } from './levels';
+import { isGroupUuid, isUserUuid } from './kinds';
+import { WRITE } from './levels';
 import { isReadable } from './readable';
 import { levelOf } from './level-of';
 

@@ -1,7 +1,8 @@
 import type { Call } from '../call';
 import { statement, type Db } from '../db/db';
 import { includeTrash } from './include-trash';
-import { isGroupUuid, READ } from './levels';
+import { isGroupUuid } from './kinds';
+import { READ } from './levels';
 import { levelOf } from './level-of';
 
 /** Trashed itself (groups, collections) or beneath a trashed group. */

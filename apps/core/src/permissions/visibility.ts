@@ -1,5 +1,6 @@
 import { sql, type Sql } from '@svc/list-engine';
 import { callerSet, col } from './caller-set';
+import { isGroupFragment } from './kinds';
 import { READ, type Level } from './levels';
 
 /** Some user in S holds a row for the object itself at `level` or more. */
@@ -18,7 +19,7 @@ export const ownerRow = (user: string, ownerCol: Sql, level: Level): Sql =>
   sql`EXISTS (SELECT 1 FROM materialized_permissions p
                WHERE p.user_uuid IN ${callerSet(user)} AND p.target_uuid = ${ownerCol}
                  AND p.traverse_owned AND p.perm_level >= ${level}
-                 AND (p.user_uuid = ${user} OR substr(p.target_uuid, 7, 5) = 'j7d0g'))`;
+                 AND (p.user_uuid = ${user} OR ${isGroupFragment('p.target_uuid')}))`;
 
 /**
  * An ordinary owned object is visible at `level` when its owner is in S, or reachable through
@@ -34,7 +35,7 @@ export function ownedObjectVisible(user: string, table: string, level: Level = R
     UNION ALL
     SELECT p.target_uuid FROM materialized_permissions p
      WHERE p.user_uuid IN ${s} AND p.traverse_owned AND p.perm_level >= ${level}
-       AND (p.user_uuid = ${user} OR substr(p.target_uuid, 7, 5) = 'j7d0g')`;
+       AND (p.user_uuid = ${user} OR ${isGroupFragment('p.target_uuid')})`;
   const sharedObjects = sql`SELECT p.target_uuid FROM materialized_permissions p
      WHERE p.user_uuid IN ${s} AND p.perm_level >= ${level}`;
   return sql`(${col(table, 'owner_uuid')} = ANY (ARRAY(${readableOwners}))
@@ -61,7 +62,7 @@ export function userVisible(user: string): Sql {
                   AND (l.tail_uuid IN ${callerSet(user)}
                        OR EXISTS (SELECT 1 FROM materialized_permissions p
                                    WHERE p.user_uuid IN ${callerSet(user)} AND p.target_uuid = l.tail_uuid
-                                     AND substr(l.tail_uuid, 7, 5) = 'j7d0g'))))`;
+                                     AND ${isGroupFragment('l.tail_uuid')}))))`;
 }
 
 /** Objects owned by a trashed group, or by one beneath it, are hidden (groups.md §6). */

@@ -5,7 +5,7 @@ import { parseV2Token, safeEqual, type Identity } from '@svc/ids';
 import type { CoreClient } from '../core-client';
 import type { TokenCache } from './token-cache';
 
-/** Is this the cluster's SystemRootToken, bare or as `v2/<c>-gj3su-000000000000000/<secret>`? */
+/** Is this the cluster's SystemRootToken, bare or as `v2/<its built-in token uuid>/<secret>`? */
 export function isRootToken(home: Readonly<ClusterConfig>, token: string): boolean {
   const v2 = parseV2Token(token);
   if (v2)

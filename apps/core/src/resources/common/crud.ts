@@ -10,7 +10,7 @@ import { renderObject } from './render';
 import { nowCanonical, type Row } from './row';
 import type { ResourceRules, WriteContext } from './rules';
 import { enforceUniqueName } from './unique-name';
-import { deleteLinksOf } from '../../permissions/permission-links';
+import { deleteLinksOf } from '../../permissions/graph-writes';
 import { checkReferences } from './references';
 import {
   deleteStatement,

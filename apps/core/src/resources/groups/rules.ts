@@ -3,12 +3,11 @@ import { UnprocessableError } from '@svc/errors';
 import { rowColumns } from '@svc/list-engine';
 import type { Call, Handler } from '../../call';
 import type { Db } from '../../db/db';
-import { refreshPermissions } from '../../permissions/materialize';
 import {
   deleteOutgoingPermissionLinks,
   ensurePermissionLink,
-} from '../../permissions/permission-links';
-import { refreshTrashedGroups } from '../../permissions/trash-index';
+  groupWritten,
+} from '../../permissions/graph-writes';
 import { crudHandlers, failIfAny } from '../common/crud';
 import { loadPermissionFlags, permissionFlag } from '../common/permission-flags';
 import type { Row } from '../common/row';
@@ -48,19 +47,7 @@ async function afterGroupWrite(
 ): Promise<void> {
   const uuid = String(row['uuid']);
   const c = call.cluster.ClusterID;
-  if (!previous || previous['owner_uuid'] !== row['owner_uuid']) {
-    const owners = [row['owner_uuid'], previous?.['owner_uuid']].filter(
-      (o): o is string => typeof o === 'string',
-    );
-    await refreshPermissions(tx, c, [uuid], owners);
-  }
-  if (
-    !previous ||
-    previous['owner_uuid'] !== row['owner_uuid'] ||
-    previous['trash_at'] !== row['trash_at']
-  ) {
-    await refreshTrashedGroups(tx, uuid);
-  }
+  await groupWritten(tx, c, row, previous);
   if (!previous && isRole(row) && call.caller.uuid !== builtInUuids(c).systemUser) {
     await ensurePermissionLink(call, tx, call.caller.uuid, uuid, 'can_manage', now);
   }

@@ -1,17 +1,17 @@
-import { links, msg } from '@svc/contract';
+import { builtInUuids, links, msg, users } from '@svc/contract';
 import { UnprocessableError } from '@svc/errors';
 import { parseUuid } from '@svc/ids';
 import type { Call } from '../../call';
 import { statement, type Db } from '../../db/db';
+import { isGroupUuid, isUserUuid } from '../../permissions/kinds';
+import { levelOfLinkName, PERMISSION_NAMES } from '../../permissions/levels';
 import {
-  levelOfLinkName,
-  isGroupUuid,
-  isUserUuid,
-  PERMISSION_NAMES,
-} from '../../permissions/levels';
-import { refreshPermissions } from '../../permissions/materialize';
+  deleteLinksByUuid,
+  linkWritten,
+  raiseLinkLevel,
+  type PermissionName,
+} from '../../permissions/graph-writes';
 import { isReadable } from '../../permissions/readable';
-import { builtInUuids } from '@svc/contract';
 import { failIfAny } from '../common/crud';
 import type { Row } from '../common/row';
 import type { ResourceRules, WriteContext } from '../common/rules';
@@ -24,7 +24,7 @@ const LEVEL_NAMES = ['can_read', 'can_write', 'can_manage'];
 function isRemoteUser(call: Call, uuid: string): boolean {
   const parsed = parseUuid(uuid);
   return (
-    parsed !== null && parsed.infix === 'tpzed' && parsed.cluster in call.cluster.RemoteClusters
+    parsed !== null && parsed.infix === users.infix && parsed.cluster in call.cluster.RemoteClusters
   );
 }
 
@@ -104,17 +104,17 @@ async function existingLevelLink(ctx: WriteContext, draft: Row): Promise<Row | n
   const existing = (await overlapping(ctx.tx, draft))[0];
   if (!existing) return null;
   if (levelOfLinkName(draft['name']) > levelOfLinkName(existing['name'])) {
-    await ctx.tx.query(
-      statement(
-        'UPDATE links SET name = $1, modified_at = $2::text::timestamptz, modified_by_user_uuid = $3 WHERE uuid = $4',
-        [draft['name'], ctx.now, ctx.call.caller.uuid, existing['uuid']],
-      ),
-    );
-    await refreshPermissions(
+    await raiseLinkLevel(
       ctx.tx,
       ctx.call.cluster.ClusterID,
-      [String(draft['head_uuid'])],
-      [String(draft['tail_uuid'])],
+      {
+        uuid: String(existing['uuid']),
+        tail: String(draft['tail_uuid']),
+        head: String(draft['head_uuid']),
+      },
+      draft['name'] as PermissionName,
+      ctx.call.caller.uuid,
+      ctx.now,
     );
   }
   return { uuid: existing['uuid'] };
@@ -124,18 +124,10 @@ async function existingLevelLink(ctx: WriteContext, draft: Row): Promise<Row | n
 async function afterLinkWrite(ctx: WriteContext, row: Row, previous: Row | null): Promise<void> {
   if (!isPermission(row) && !(previous && isPermission(previous))) return;
   if (previous && isPermission(row) && LEVEL_NAMES.includes(String(row['name']))) {
-    const others = (await overlapping(ctx.tx, row)).map((r) => r['uuid']);
-    if (others.length > 0)
-      await ctx.tx.query(statement('DELETE FROM links WHERE uuid = ANY($1::text[])', [others]));
+    const others = (await overlapping(ctx.tx, row)).map((r) => String(r['uuid']));
+    await deleteLinksByUuid(ctx.tx, others);
   }
-  const ends = (key: string) =>
-    [row[key], previous?.[key]].filter((u): u is string => typeof u === 'string');
-  await refreshPermissions(
-    ctx.tx,
-    ctx.call.cluster.ClusterID,
-    ends('head_uuid'),
-    ends('tail_uuid'),
-  );
+  await linkWritten(ctx.tx, ctx.call.cluster.ClusterID, row, previous);
 }
 
 export const linkRules: ResourceRules = {
@@ -153,13 +145,5 @@ export const linkRules: ResourceRules = {
     await checkLink(ctx, next, current);
   },
   afterWrite: afterLinkWrite,
-  async afterRemove(call, row, tx) {
-    if (isPermission(row))
-      await refreshPermissions(
-        tx,
-        call.cluster.ClusterID,
-        [String(row['head_uuid'] ?? '')],
-        [String(row['tail_uuid'] ?? '')],
-      );
-  },
+  afterRemove: (call, row, tx) => linkWritten(tx, call.cluster.ClusterID, null, row),
 };

@@ -7,7 +7,7 @@ import { loadPermissionFlags, permissionFlag } from '../common/permission-flags'
 import { PUBLIC_USER_ATTRIBUTES, userPolicy } from './policy';
 import type { Row } from '../common/row';
 import type { ResourceRules, WriteContext } from '../common/rules';
-import { deletePermissionLinks, ensurePermissionLink } from '../../permissions/permission-links';
+import { deletePermissionLinks, ensurePermissionLink } from '../../permissions/graph-writes';
 
 const USERNAME_RE = /^[A-Za-z][A-Za-z0-9]*$/;
 const ADMIN_ONLY_FIELDS = ['email', 'username', 'identity_url'] as const;

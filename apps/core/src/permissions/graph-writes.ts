@@ -1,8 +1,16 @@
-import { builtInUuids } from '@svc/contract';
+import { builtInUuids, links } from '@svc/contract';
 import { makeUuid } from '@svc/ids';
 import type { Call } from '../call';
 import { statement, type Db } from '../db/db';
 import { refreshPermissions } from './materialize';
+import { refreshTrashedGroups } from './trash-index';
+
+/**
+ * The one home of writes that change the permission graph (permission links, group ownership
+ * and trash): each writes, or is told what was written, and brings the materialized permission
+ * table and the hidden-groups index up to date in the same transaction. Nothing else calls the
+ * refresh (docs/adr/0004).
+ */
 
 export type PermissionName = 'can_read' | 'can_write' | 'can_manage' | 'can_login';
 
@@ -43,7 +51,15 @@ async function insertLink(
     statement(
       `INSERT INTO links (uuid, owner_uuid, created_at, modified_at, modified_by_user_uuid, link_class, name, tail_uuid, head_uuid, properties)
        VALUES ($1, $2, $3::text::timestamptz, $3::text::timestamptz, $4, 'permission', $5, $6, $7, '{}'::jsonb)`,
-      [makeUuid(c, 'o0j2j'), builtInUuids(c).systemUser, now, call.caller.uuid, name, tail, head],
+      [
+        makeUuid(c, links.infix),
+        builtInUuids(c).systemUser,
+        now,
+        call.caller.uuid,
+        name,
+        tail,
+        head,
+      ],
     ),
   );
 }
@@ -109,4 +125,76 @@ export async function deleteOutgoingPermissionLinks(
     rows.map((r) => r.head_uuid),
     [tail],
   );
+}
+
+/** A stored row (a link or a group), before or after a write. */
+type StoredRow = Readonly<Record<string, unknown>>;
+
+const endsOf = (links: readonly (StoredRow | null)[], key: 'head_uuid' | 'tail_uuid') =>
+  links
+    .filter((l): l is StoredRow => !!l && l['link_class'] === 'permission')
+    .map((l) => l[key])
+    .filter((u): u is string => typeof u === 'string' && u !== '');
+
+/** A link was created, changed or removed (a row written by the generic methods). */
+export async function linkWritten(
+  tx: Db,
+  clusterId: string,
+  row: StoredRow | null,
+  previous: StoredRow | null,
+): Promise<void> {
+  const heads = endsOf([row, previous], 'head_uuid');
+  if (heads.length === 0) return;
+  await refreshPermissions(tx, clusterId, heads, endsOf([row, previous], 'tail_uuid'));
+}
+
+/** Raises an existing level link to `name` (a second create of the same pair, permissions.md §3). */
+export async function raiseLinkLevel(
+  tx: Db,
+  clusterId: string,
+  link: { uuid: string; tail: string; head: string },
+  name: PermissionName,
+  by: string,
+  now: string,
+): Promise<void> {
+  await tx.query(
+    statement(
+      'UPDATE links SET name = $1, modified_at = $2::text::timestamptz, modified_by_user_uuid = $3 WHERE uuid = $4',
+      [name, now, by, link.uuid],
+    ),
+  );
+  await refreshPermissions(tx, clusterId, [link.head], [link.tail]);
+}
+
+/** Deletes links by uuid (the other level links of a pair; the caller refreshes with linkWritten). */
+export async function deleteLinksByUuid(tx: Db, uuids: readonly string[]): Promise<void> {
+  if (uuids.length > 0)
+    await tx.query(statement('DELETE FROM links WHERE uuid = ANY($1::text[])', [uuids]));
+}
+
+/**
+ * A group was created, or its owner or trash_at changed: ownership is an edge of the graph, and
+ * trash hides the group's subtree.
+ */
+export async function groupWritten(
+  tx: Db,
+  clusterId: string,
+  row: StoredRow,
+  previous: StoredRow | null,
+): Promise<void> {
+  const uuid = String(row['uuid']);
+  const ownerChanged = !previous || previous['owner_uuid'] !== row['owner_uuid'];
+  if (ownerChanged) {
+    const owners = [row['owner_uuid'], previous?.['owner_uuid']].filter(
+      (o): o is string => typeof o === 'string',
+    );
+    await refreshPermissions(tx, clusterId, [uuid], owners);
+  }
+  if (ownerChanged || previous['trash_at'] !== row['trash_at'])
+    await refreshTrashedGroups(tx, uuid);
+}
+
+/** At start-up: the seeded anonymous membership is an edge like any other. */
+export async function seedBuiltInPermissions(tx: Db, clusterId: string): Promise<void> {
+  await refreshPermissions(tx, clusterId, [builtInUuids(clusterId).anonymousGroup]);
 }
