@@ -4,19 +4,21 @@ import pino, { type Logger } from 'pino';
 import { splitListen, type ClusterConfig } from '@svc/config';
 import { proofKey } from '@svc/ids';
 import { buildCoreApp } from './app';
-import { builtInUuids } from '@svc/contract';
 import { seedBuiltIns } from './bootstrap/seed';
-import { refreshPermissions } from './permissions/materialize';
+import { seedBuiltInPermissions } from './permissions/graph-writes';
 import type { Db } from './db/db';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open-db';
 import { openPrisma } from './db/prisma';
+import { coreJobs, JobRunner } from './jobs';
 
 export interface RunningCore {
   clusterId: string;
   /** `http://host:port` of the core (for the gateway only). */
   url: string;
   db: Db;
+  /** Background work of this cluster (trash sweep, garbage collection, …). */
+  jobs: JobRunner;
   close(): Promise<void>;
 }
 
@@ -32,10 +34,7 @@ export async function startCore(
   await migrate(opened.db);
   const prisma = await openPrisma(opened);
   await seedBuiltIns(prisma, cluster.ClusterID);
-  // The seeded anonymous membership is a permission edge like any other.
-  await opened.db.transaction((tx) =>
-    refreshPermissions(tx, cluster.ClusterID, [builtInUuids(cluster.ClusterID).anonymousGroup]),
-  );
+  await opened.db.transaction((tx) => seedBuiltInPermissions(tx, cluster.ClusterID));
   const app = buildCoreApp({
     cluster,
     db: opened.db,
@@ -49,13 +48,17 @@ export async function startCore(
     server.once('error', reject);
     server.listen(port, host, resolve);
   });
+  const jobs = new JobRunner({ db: opened.db, cluster, log }, coreJobs(cluster));
+  jobs.start();
   const address = server.address() as AddressInfo;
   log.info({ cluster: cluster.ClusterID, port: address.port }, 'core listening');
   return {
     clusterId: cluster.ClusterID,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
     db: opened.db,
+    jobs,
     async close() {
+      await jobs.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await prisma.$disconnect();

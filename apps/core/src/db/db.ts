@@ -21,6 +21,15 @@ export interface Db {
   exec(script: string): Promise<void>;
   /** Commits when `fn` resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` while holding the database-wide advisory lock `key`, which every process on the
+   * same database sees; resolves `{ ran: false }` at once when another session holds it. The
+   * lock goes with the session if the process dies.
+   */
+  withSessionLock<T>(
+    key: bigint,
+    fn: () => Promise<T>,
+  ): Promise<{ ran: true; value: T } | { ran: false }>;
   close(): Promise<void>;
 }
 

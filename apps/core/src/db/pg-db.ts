@@ -56,6 +56,23 @@ function wrap(q: Queryable, kind: 'root' | 'tx', pool: pg.Pool): Db {
         client.release();
       }
     },
+    async withSessionLock(key, fn) {
+      // A session of its own, idle while fn runs: fn's queries use the pool as usual.
+      const client = await pool.connect();
+      try {
+        const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
+          key.toString(),
+        ]);
+        if (!got.rows[0]?.ok) return { ran: false };
+        try {
+          return { ran: true, value: await fn() };
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [key.toString()]);
+        }
+      } finally {
+        client.release();
+      }
+    },
     async close() {
       if (kind === 'root') await pool.end();
     },
