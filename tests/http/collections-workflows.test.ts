@@ -53,6 +53,64 @@ describe('collections', () => {
     ]);
   });
 
+  it('refuse file names leaving the collection and malformed locator hints (422)', async () => {
+    const u = await makeUser(d.current);
+    const L = 'acbd18db4cc2f85cedef654fccc4a4d8+3';
+    const invalid = (detail: string) => [422, [`manifest_text is not a valid manifest: ${detail}`]];
+    const cases: [string, unknown[]][] = [
+      [`. ${L} 0:3:../x\n`, invalid('line 1: invalid file name "../x"')],
+      [`. ${L} 0:3:a//b\n`, invalid('line 1: invalid file name "a//b"')],
+      [`. ${L} 0:3:./..\n`, invalid('line 1: invalid file name "./.."')],
+      [`. ${L} 0:3:sub/../../x\n`, invalid('line 1: invalid file name "sub/../../x"')],
+      [`. ${L} 0:3:/etc/passwd\n`, invalid('line 1: invalid file name "/etc/passwd"')],
+      [`. ${L} 0:3:.\n`, invalid('line 1: invalid file name "."')],
+      [
+        `. ${L}+a27f1c@65f0a000 0:3:a\n`,
+        invalid(`line 1: invalid block locator "${L}+a27f1c@65f0a000"`),
+      ],
+      [`. ${L}+Kzz+k 0:3:a\n`, invalid(`line 1: invalid block locator "${L}+Kzz+k"`)],
+      [`. ${L}+K/x 0:3:a\n`, invalid(`line 1: invalid block locator "${L}+K/x"`)],
+    ];
+    const made = await u.client.request('POST', '/svc/v1/collections', {
+      json: { collection: {} },
+    });
+    for (const [manifest_text, answer] of cases) {
+      const create = await u.client.request('POST', '/svc/v1/collections', {
+        json: { collection: { manifest_text } },
+      });
+      expect([manifest_text, create.status, create.body.errors]).toEqual([
+        manifest_text,
+        ...answer,
+      ]);
+      const update = await u.client.request('PUT', `/svc/v1/collections/${made.body.uuid}`, {
+        json: { collection: { manifest_text } },
+      });
+      expect([manifest_text, update.status, update.body.errors]).toEqual([
+        manifest_text,
+        ...answer,
+      ]);
+    }
+  });
+
+  it('accept an empty-directory marker 0:0:. and hints of the allowed characters', async () => {
+    const u = await makeUser(d.current);
+    const empty = 'd41d8cd98f00b204e9800998ecf8427e+0';
+    for (const [manifest_text, count] of [
+      [`. ${empty} 0:0:.\n`, 1],
+      [`./a\\040dir ${empty} 0:0:.\n./b ${empty} 0:0:.\n`, 2],
+      [`. acbd18db4cc2f85cedef654fccc4a4d8+3+K@zzzzz+Xa_b-9 0:3:d/..e/f.txt\n`, 1],
+    ] as const) {
+      const res = await u.client.request('POST', '/svc/v1/collections', {
+        json: { collection: { manifest_text } },
+      });
+      expect([res.status, res.body.manifest_text, res.body.file_count]).toEqual([
+        200,
+        manifest_text,
+        count,
+      ]);
+    }
+  });
+
   it('are found by portable data hash when readable', async () => {
     const u = await makeUser(d.current);
     const other = await makeUser(d.current);

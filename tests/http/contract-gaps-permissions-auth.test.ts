@@ -462,15 +462,18 @@ describe('tokens (auth.md §2, §3, §5, §6)', () => {
   });
 
   it('accept the anonymous token salted for this cluster, not for another', async () => {
-    const digest = secretDigest(ANON);
-    const here = `v2/home1-gj3su-anonymouspublic/${hmacHex('sha1', digest, 'home1')}`;
+    const here = `v2/home1-gj3su-anonymouspublic/${hmacHex('sha1', ANON, 'home1')}`;
     const anon = d.current.client(here);
     const me = await anon.request('GET', '/svc/v1/users/current');
     expect([me.status, me.body.uuid]).toEqual([200, 'home1-tpzed-anonymouspublic']);
     expect(answer(await anon.request('POST', '/svc/v1/workflows', { json: {} }))).toEqual(
       forbidden,
     );
-    const there = `v2/home1-gj3su-anonymouspublic/${hmacHex('sha1', digest, 'rmt02')}`;
+    const there = `v2/home1-gj3su-anonymouspublic/${hmacHex('sha1', ANON, 'rmt02')}`;
+    // Keyed on the token's digest (the old rule), the salted form logs nobody in.
+    const fromDigest = `v2/home1-gj3su-anonymouspublic/${hmacHex('sha1', secretDigest(ANON), 'home1')}`;
+    const refused = await d.current.client(fromDigest).request('GET', '/svc/v1/users/current');
+    expect(answer(refused)).toEqual([401, ['Not logged in']]);
     const other = await d.current.client(there).request('GET', '/svc/v1/users/current');
     expect(answer(other)).toEqual([401, ['Not logged in']]);
   });

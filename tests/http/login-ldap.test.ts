@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { useDeployment } from '../harness/deployment';
 import { login } from '../harness/users';
+import { expectSecretKeptSafely } from '../harness/token-records';
 import { startHelperProcess, type HelperProcess } from '../harness/helper-process';
 
 /** Password login against a real LDAP directory (auth.md §9.3, §9.4), served by ldapjs in a child process. */
@@ -82,6 +83,7 @@ describe('LDAP login', () => {
       scopes: ['all'],
       api_client_uuid: 'home1-ozdt8-000000000000000',
     });
+    await expectSecretKeptSafely(d.current, res.body.uuid, res.body.api_token);
     const me = await d.current
       .client(`v2/${res.body.uuid}/${res.body.api_token}`)
       .request('GET', '/svc/v1/users/current');

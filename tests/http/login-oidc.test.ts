@@ -4,6 +4,7 @@ import { hmacHex, secretDigest } from '@svc/ids';
 import { useDeployment, type TestDeployment } from '../harness/deployment';
 import { startHelperProcess, type HelperProcess } from '../harness/helper-process';
 import { Browser, passProviderPages } from '../harness/browser';
+import { expectSecretKeptSafely } from '../harness/token-records';
 
 /** OpenID Connect login (auth.md §9.2) and identity-provider access tokens (§10) against a real provider. */
 
@@ -151,6 +152,7 @@ describe('login through OpenID Connect', () => {
     expect(back.searchParams.get('x')).toBe('1');
     const token = back.searchParams.get('api_token')!;
     expect(token).toMatch(/^v2\/home1-gj3su-[0-9a-z]{15}\/[0-9a-z]{50}$/);
+    await expectSecretKeptSafely(d.current, token.split('/')[1]!, token.split('/')[2]!);
     const me = await current(d.current, token);
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({
@@ -303,6 +305,8 @@ describe('identity-provider access tokens', () => {
     expect(Number(rows[0]!['ttl'])).toBeLessThanOrEqual(600);
     expect(JSON.stringify(rows)).not.toContain(token);
     expect(JSON.stringify(rows)).not.toContain(key);
+    // Its secret K is kept like any other: the digest, and E sealed under SystemRootToken.
+    await expectSecretKeptSafely(d.current, rows[0]!['uuid'], key);
   });
 
   it('asks the provider again once the cached record has expired', async () => {

@@ -37,4 +37,48 @@ describe('manifests', () => {
   ])('rejects %p', (text) => {
     expect(() => parseManifest(text)).toThrow(ManifestError);
   });
+
+  const L = 'acbd18db4cc2f85cedef654fccc4a4d8+3';
+  const E = 'd41d8cd98f00b204e9800998ecf8427e+0';
+
+  it.each([
+    [
+      `. ${L}+a123 0:3:a\n`,
+      'line 1: invalid block locator "acbd18db4cc2f85cedef654fccc4a4d8+3+a123"',
+    ],
+    [
+      `. ${L}+K@zz+x 0:3:a\n`,
+      'line 1: invalid block locator "acbd18db4cc2f85cedef654fccc4a4d8+3+K@zz+x"',
+    ],
+    [
+      `. ${L}+K.z 0:3:a\n`,
+      'line 1: invalid block locator "acbd18db4cc2f85cedef654fccc4a4d8+3+K.z"',
+    ],
+    [`. ${L}+ 0:3:a\n`, 'line 1: invalid block locator "acbd18db4cc2f85cedef654fccc4a4d8+3+"'],
+    [`. ${L}+1 0:3:a\n`, 'line 1: invalid block locator "acbd18db4cc2f85cedef654fccc4a4d8+3+1"'],
+    [`. ${L} 0:3:../x\n`, 'line 1: invalid file name "../x"'],
+    [`. ${L} 0:3:a//b\n`, 'line 1: invalid file name "a//b"'],
+    [`. ${L} 0:3:./..\n`, 'line 1: invalid file name "./.."'],
+    [`. ${L} 0:3:..\n`, 'line 1: invalid file name ".."'],
+    [`. ${L} 0:3:a/..\n`, 'line 1: invalid file name "a/.."'],
+    [`. ${L} 0:3:/a\n`, 'line 1: invalid file name "/a"'],
+    [`. ${L} 0:3:a/\n`, 'line 1: invalid file name "a/"'],
+    [`. ${L} 0:3:./a\n`, 'line 1: invalid file name "./a"'],
+    [`. ${L} 0:3:.\n`, 'line 1: invalid file name "."'],
+    [`. ${L} 0:3:a 0:1:.\n`, 'line 1: invalid file name "."'],
+    [`. ${L} 0:3:\\056\\056/x\n`, 'line 1: invalid file name "\\056\\056/x"'],
+    [`./\\056\\056 ${L} 0:3:x\n`, 'invalid stream name "./\\056\\056"'],
+  ])('rejects %p: %s', (text, detail) => {
+    expect(() => parseManifest(text)).toThrow(new ManifestError(detail));
+  });
+
+  it.each([
+    `. ${E} 0:0:.\n`,
+    `./empty ${E} 0:0:.\n`,
+    `./d ${E} 3:0:.\n`,
+    `. ${L}+K@zzzzz+Ab_c-9+R9 0:3:a/b/c.txt\n`,
+    `. ${L} 0:3:..a 0:3:a..b 0:3:.hidden 0:3:a\\040b\n`,
+  ])('accepts %p', (text) => {
+    expect(() => parseManifest(text)).not.toThrow();
+  });
 });

@@ -4,7 +4,10 @@ import { createHash } from 'node:crypto';
 export const EMPTY_PDH = 'd41d8cd98f00b204e9800998ecf8427e+0';
 export const PDH_RE = /^[0-9a-f]{32}\+[0-9]+$/;
 
-const LOCATOR_RE = /^[0-9a-f]{32}\+[0-9]+(\+[A-Za-z][^+ ]*)*$/;
+/** Hints are `+`, an uppercase letter, then `[A-Za-z0-9@_-]*`. */
+const LOCATOR_RE = /^[0-9a-f]{32}\+[0-9]+(\+[A-Z][A-Za-z0-9@_-]*)*$/;
+/** What only a block locator can start with: a token like this that is not one is a bad locator. */
+const LOCATOR_START_RE = /^[0-9a-f]{32}\+/;
 const FILE_RE = /^([0-9]+):([0-9]+):(.+)$/;
 
 export interface ParsedManifest {
@@ -18,14 +21,45 @@ export interface ParsedManifest {
 
 export class ManifestError extends Error {}
 
+/** A name as meant: `\040` (space), `\134` (backslash) and any other `\ooo` decoded. */
+const unescapeName = (name: string): string =>
+  name.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+
 function checkStreamName(name: string): void {
   if (name === '.') return;
-  if (!name.startsWith('./')) throw new ManifestError(`invalid stream name "${name}"`);
-  for (const part of name.slice(2).split('/')) {
+  const path = unescapeName(name);
+  if (!path.startsWith('./')) throw new ManifestError(`invalid stream name "${name}"`);
+  for (const part of path.slice(2).split('/')) {
     if (part === '' || part === '.' || part === '..') {
       throw new ManifestError(`invalid stream name "${name}"`);
     }
   }
+}
+
+/**
+ * A file name may contain `/` but has no empty or `..` component, and is `.` only as the whole
+ * name of a zero-size entry (an empty directory): no file can name a path outside its collection.
+ */
+function checkFileName(line: number, name: string, size: number): void {
+  const path = unescapeName(name);
+  if (path === '.' && size === 0) return;
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.' || part === '..') {
+      throw new ManifestError(`line ${line}: invalid file name "${name}"`);
+    }
+  }
+}
+
+function readLocators(line: number, tokens: readonly string[]): string[] {
+  const locators: string[] = [];
+  for (const token of tokens.slice(1)) {
+    if (LOCATOR_RE.test(token)) locators.push(token);
+    else if (LOCATOR_START_RE.test(token)) {
+      throw new ManifestError(`line ${line}: invalid block locator "${token}"`);
+    } else break;
+  }
+  if (locators.length === 0) throw new ManifestError(`line ${line}: no block locator`);
+  return locators;
 }
 
 const withoutHints = (locator: string, keep: (hint: string) => boolean): string => {
@@ -45,16 +79,15 @@ export function parseManifest(text: string): ParsedManifest {
     const tokens = line.split(' ');
     const stream = tokens[0] ?? '';
     checkStreamName(stream);
-    let i = 1;
-    const locators: string[] = [];
-    while (i < tokens.length && LOCATOR_RE.test(tokens[i]!)) locators.push(tokens[i++]!);
-    if (locators.length === 0) throw new ManifestError(`line ${n + 1}: no block locator`);
-    const fileTokens = tokens.slice(i);
+    const locators = readLocators(n + 1, tokens);
+    const fileTokens = tokens.slice(1 + locators.length);
     if (fileTokens.length === 0) throw new ManifestError(`line ${n + 1}: no file token`);
     for (const token of fileTokens) {
       const m = FILE_RE.exec(token);
       if (!m) throw new ManifestError(`line ${n + 1}: invalid file token "${token}"`);
-      total += Number(m[2]);
+      const size = Number(m[2]);
+      checkFileName(n + 1, m[3]!, size);
+      total += size;
       files.add(`${stream}\u0000${m[3]}`);
     }
     stored.push(

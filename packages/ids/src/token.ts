@@ -11,6 +11,17 @@ export const secretDigest = (secret: string): string =>
 export const hmacHex = (algo: 'sha1' | 'sha256', key: string, message: string): string =>
   createHmac(algo, key).update(message, 'utf8').digest('hex');
 
+/**
+ * A secret salted for cluster `clusterId`: hex HMAC-SHA1(key = secret, message = clusterId).
+ * Keyed on the secret itself, never on its digest, so that a copy of the database is not enough
+ * to make one.
+ */
+export const saltedSecret = (secret: string, clusterId: string): string =>
+  hmacHex('sha1', secret, clusterId);
+
+/** The last part of a salted v2 token: 40 hex digits. */
+export const SALTED_SECRET_RE = /^[0-9a-f]{40}$/i;
+
 /** Constant-time string comparison (length leaks, contents do not). */
 export function safeEqual(a: string, b: string): boolean {
   const ba = Buffer.from(a, 'utf8');

@@ -3,6 +3,7 @@ import { UnprocessableError } from '@svc/errors';
 import { secretDigest, type Identity } from '@svc/ids';
 import { statement, type Db } from '../db/db';
 import { addSeconds, nowCanonical } from '../resources/common/row';
+import { storedSecret } from '../resources/api-client-authorizations/rules';
 import { findOrCreateUser, issueToken, type LoginDeps } from './register-login';
 
 /** How long an accepted identity-provider access token is trusted without asking the provider (auth.md §10). */
@@ -10,12 +11,6 @@ export const ACCESS_TOKEN_CACHE_SECONDS = 600;
 
 const HEX_KEY = /^[0-9a-f]{64}$/;
 
-/**
- * auth.md §10 steps 3–4, after the gateway has checked the token with the provider: register the
- * user, and store a record whose secret is K = hex HMAC-SHA256(SystemRootToken, token) — `cacheKey`,
- * computed by the gateway — kept as sha256(K) like every secret, so later requests with the same
- * token are found by the ordinary token check (validate-token.ts) until the record expires.
- */
 const isUniqueViolation = (err: unknown): boolean =>
   (err as { code?: unknown } | null)?.code === '23505';
 
@@ -38,12 +33,14 @@ async function replaceRecord(
     expires_at: expiresAt,
   });
   const tokenUuid = String(record['uuid']);
-  // The create made a random secret (returned to nobody); the record's secret is K instead.
+  // The create made a random secret (returned to nobody); the record's secret is K instead,
+  // kept like every other secret: its digest, and a copy sealed under SystemRootToken.
+  const kept = storedSecret(deps.cluster.SystemRootToken, tokenUuid, cacheKey);
   await tx.query(
-    statement('UPDATE api_client_authorizations SET secret_digest = $1 WHERE uuid = $2', [
-      digest,
-      tokenUuid,
-    ]),
+    statement(
+      'UPDATE api_client_authorizations SET secret_digest = $1, secret_ciphertext = $2 WHERE uuid = $3',
+      [kept.secret_digest, kept.secret_ciphertext, tokenUuid],
+    ),
   );
   return tokenUuid;
 }
@@ -76,7 +73,7 @@ async function store(
 /**
  * auth.md §10 steps 3–4, after the gateway has checked the token with the provider: register the
  * user, and store a record whose secret is K = hex HMAC-SHA256(SystemRootToken, token) — `cacheKey`,
- * computed by the gateway — kept as sha256(K) like every secret, so later requests with the same
+ * computed by the gateway — kept as its digest and sealed copy like every secret, so later requests with the same
  * token are found by the ordinary token check (validate-token.ts) until the record expires.
  */
 export async function storeAccessToken(

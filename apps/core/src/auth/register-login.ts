@@ -30,13 +30,24 @@ async function freeUsername(tx: Db, base: string | null): Promise<string | null>
   }
 }
 
-async function findUser(tx: Db, login: LoginIdentity): Promise<Row | null> {
+/**
+ * auth.md §11 step 1: only local users (uuid prefix ClusterID) are candidates. A mirror of another
+ * cluster's user is never taken over by a login here, whatever its email.
+ */
+async function findUser(deps: LoginDeps, tx: Db, login: LoginIdentity): Promise<Row | null> {
+  const local = `${deps.cluster.ClusterID}-%`;
   const { rows } = login.email
     ? await tx.query<Row>(
-        statement('SELECT uuid FROM users WHERE lower(email) = lower($1)', [login.email]),
+        statement('SELECT uuid FROM users WHERE lower(email) = lower($1) AND uuid LIKE $2', [
+          login.email,
+          local,
+        ]),
       )
     : await tx.query<Row>(
-        statement('SELECT uuid FROM users WHERE username = $1', [login.username]),
+        statement('SELECT uuid FROM users WHERE username = $1 AND uuid LIKE $2', [
+          login.username,
+          local,
+        ]),
       );
   if (rows.length > 1)
     throw new NotLoggedInError(`multiple users match email ${login.email ?? login.username ?? ''}`);
@@ -49,7 +60,7 @@ export async function findOrCreateUser(
   tx: Db,
   login: LoginIdentity,
 ): Promise<string> {
-  const found = await findUser(tx, login);
+  const found = await findUser(deps, tx, login);
   if (found) return String(found['uuid']);
   const attrs = {
     email: login.email,

@@ -1,6 +1,17 @@
 import type { ClusterConfig } from '@svc/config';
 import { anonymousIdentity, builtInUuids, rootIdentity } from '@svc/contract';
-import { hmacHex, parseUuid, parseV2Token, safeEqual, secretDigest, type Identity } from '@svc/ids';
+import {
+  hmacHex,
+  openTokenSecret,
+  parseUuid,
+  parseV2Token,
+  SALTED_SECRET_RE,
+  safeEqual,
+  saltedSecret,
+  secretDigest,
+  tokenSecretKey,
+  type Identity,
+} from '@svc/ids';
 import { statement, type Db } from '../db/db';
 
 export interface TokenCheck {
@@ -19,6 +30,7 @@ interface TokenRow {
   uuid: string;
   owner_uuid: string;
   secret_digest: string | null;
+  secret_ciphertext: string | null;
   scopes: string[];
   expires_at: string | null;
   api_client_uuid: string | null;
@@ -27,7 +39,7 @@ interface TokenRow {
   is_active: boolean;
 }
 
-const TOKEN_COLUMNS = `t.uuid, t.owner_uuid, t.secret_digest, t.scopes, t.expires_at, t.api_client_uuid,
+const TOKEN_COLUMNS = `t.uuid, t.owner_uuid, t.secret_digest, t.secret_ciphertext, t.scopes, t.expires_at, t.api_client_uuid,
   coalesce(c.is_trusted, false) AS trusted, u.is_admin, u.is_active
   FROM api_client_authorizations t
   JOIN users u ON u.uuid = t.owner_uuid
@@ -48,18 +60,13 @@ const toValid = (row: TokenRow, echo: string): ValidToken => ({
   expiresAt: row.expires_at,
 });
 
-/** The secret salted for cluster `id` (federation.md §3). */
-const salted = (digest: string, id: string): string => hmacHex('sha1', digest, id);
-
 function anonymousMatch(c: Readonly<ClusterConfig>, token: string): boolean {
   const anon = c.Users.AnonymousUserToken;
   if (anon === '') return false;
   const v2 = parseV2Token(token);
   if (!v2) return safeEqual(token, anon);
   if (v2.uuid !== builtInUuids(c.ClusterID).anonymousToken) return false;
-  return (
-    safeEqual(v2.secret, anon) || safeEqual(v2.secret, salted(secretDigest(anon), c.ClusterID))
-  );
+  return safeEqual(v2.secret, anon) || safeEqual(v2.secret, saltedSecret(anon, c.ClusterID));
 }
 
 function rootMatch(c: Readonly<ClusterConfig>, token: string): boolean {
@@ -68,6 +75,35 @@ function rootMatch(c: Readonly<ClusterConfig>, token: string): boolean {
   return v2.uuid === builtInUuids(c.ClusterID).rootToken && safeEqual(v2.secret, c.SystemRootToken);
 }
 
+/**
+ * The record's secret, recovered from E to check a salted token; null when the record has no E
+ * (made before E existed) or E does not open under this SystemRootToken or does not match D.
+ */
+function recoveredSecret(c: Readonly<ClusterConfig>, row: TokenRow): string | null {
+  if (row.secret_ciphertext === null || row.secret_digest === null) return null;
+  const secret = openTokenSecret(
+    tokenSecretKey(c.SystemRootToken),
+    row.uuid,
+    row.secret_ciphertext,
+  );
+  return secret !== null && safeEqual(secretDigest(secret), row.secret_digest) ? secret : null;
+}
+
+/** Is `presented` the record's secret salted for this cluster, or for `remote` when honoured? */
+function saltedMatch(
+  c: Readonly<ClusterConfig>,
+  row: TokenRow,
+  presented: string,
+  remote: string | null,
+): boolean {
+  if (!SALTED_SECRET_RE.test(presented)) return false;
+  const secret = recoveredSecret(c, row);
+  if (secret === null) return false;
+  const forHere = safeEqual(presented, saltedSecret(secret, c.ClusterID));
+  return forHere || (remote !== null && safeEqual(presented, saltedSecret(secret, remote)));
+}
+
+/** auth.md §3 step 4: the digest of the presented secret is D, or it is the secret salted. */
 async function v2Local(
   db: Db,
   c: Readonly<ClusterConfig>,
@@ -84,12 +120,8 @@ async function v2Local(
   );
   const row = rows[0];
   if (!row?.secret_digest) return null;
-  const d = row.secret_digest;
-  if (safeEqual(secretDigest(secret), d) || safeEqual(secret, salted(d, c.ClusterID))) {
-    return toValid(row, secret);
-  }
-  if (remote !== null && safeEqual(secret, salted(d, remote))) return toValid(row, secret);
-  return null;
+  if (safeEqual(secretDigest(secret), row.secret_digest)) return toValid(row, secret);
+  return saltedMatch(c, row, secret, remote) ? toValid(row, secret) : null;
 }
 
 /** Bare secrets, and cached identity-provider access tokens (stored as HMAC(root, token)). */
@@ -107,7 +139,7 @@ async function bare(db: Db, c: Readonly<ClusterConfig>, token: string) {
 
 /**
  * Who a token belongs to (auth.md §3 steps 2–4 and 6), or null. Digests are compared in
- * constant time; the database holds no secret.
+ * constant time; the database holds no secret in the clear (only D and E, see storedSecret).
  */
 export async function validateToken(
   db: Db,

@@ -1,6 +1,6 @@
 import { apiClientAuthorizations, builtInUuids } from '@svc/contract';
 import { ForbiddenError, UnprocessableError } from '@svc/errors';
-import { newSecret, secretDigest } from '@svc/ids';
+import { newSecret, sealTokenSecret, secretDigest, tokenSecretKey } from '@svc/ids';
 import { raw, sql } from '@svc/list-engine';
 import type { Call, Reply } from '../../call';
 import { readObject } from '../common/crud';
@@ -9,6 +9,22 @@ import type { ResourceRules } from '../common/rules';
 import { requireActive } from '../../permissions/policy';
 
 const CREATED_SECRET = 'createdTokenSecret';
+
+/**
+ * What a token record keeps of its secret (auth.md §2): D, the digest that finds and checks it,
+ * and E, the secret sealed under a key derived from SystemRootToken, for salted tokens only.
+ * Every path that makes a token record comes through here (create, logins, access-token cache).
+ */
+export function storedSecret(
+  systemRootToken: string,
+  tokenUuid: string,
+  secret: string,
+): { secret_digest: string; secret_ciphertext: string } {
+  return {
+    secret_digest: secretDigest(secret),
+    secret_ciphertext: sealTokenSecret(tokenSecretKey(systemRootToken), tokenUuid, secret),
+  };
+}
 
 const isRootToken = (call: Call): boolean =>
   call.caller.identity.tokenUuid === builtInUuids(call.cluster.ClusterID).rootToken;
@@ -55,7 +71,7 @@ function requireTrustedClient(call: Call): void {
 
 export const apiClientAuthorizationRules: ResourceRules = {
   resource: apiClientAuthorizations,
-  internalColumns: ['secret_digest'],
+  internalColumns: ['secret_digest', 'secret_ciphertext'],
   guard: requireTrustedClient,
   policy: {
     /** The caller's own tokens; the root token sees all (auth.md §6). */
@@ -79,7 +95,7 @@ export const apiClientAuthorizationRules: ResourceRules = {
     }
     const secret = newSecret();
     ctx.call.locals[CREATED_SECRET] = { uuid: row['uuid'], secret };
-    row['secret_digest'] = secretDigest(secret);
+    Object.assign(row, storedSecret(ctx.call.cluster.SystemRootToken, String(row['uuid']), secret));
     row['api_client_uuid'] = ctx.call.caller.identity.apiClientUuid;
   },
   async prepareUpdate(ctx, current) {
