@@ -110,7 +110,7 @@ function methodJson(e: Endpoint, scope: string): Record<string, unknown> {
     description: e.description,
     parameters,
     parameterOrder: e.path.includes('{uuid}') ? ['uuid'] : [],
-    ...(e.takesObject && singular && e.response
+    ...(e.attributesOf && singular && e.response
       ? { request: { required: true, properties: { [singular]: { $ref: e.response } } } }
       : {}),
     ...(e.requestSchema ? { request: e.requestSchema } : {}),

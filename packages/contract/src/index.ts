@@ -4,6 +4,7 @@ export * from './registry';
 export * from './messages';
 export * from './time';
 export * from './params';
+export * from './api';
 export * from './endpoints';
 export * from './routes';
 export * from './validate-attributes';

@@ -1,0 +1,5 @@
+export * from './params';
+export * from './ops';
+export * from './table';
+export * from './types';
+export * from './bind';
