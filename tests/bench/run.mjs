@@ -277,7 +277,7 @@ async function cpuPerRequest(before, after, requests) {
  * Latencies are taken from autocannon's per-response event in fractional milliseconds (its
  * own histogram rounds to whole milliseconds, too coarse for a 1 ms target).
  */
-async function load({ url, method = 'GET', headers = {}, body, seconds }) {
+async function load({ url, method = 'GET', headers = {}, body, seconds, setupRequest }) {
   let times = new Float64Array(1 << 16);
   let n = 0;
   const instance = autocannon({
@@ -285,6 +285,8 @@ async function load({ url, method = 'GET', headers = {}, body, seconds }) {
     method,
     headers,
     body,
+    // Direct calls to a core carry a proof that is usable once: signed afresh per request.
+    ...(setupRequest ? { requests: [{ setupRequest }] } : {}),
     connections: CONNECTIONS,
     pipelining: 1,
     duration: seconds,
@@ -442,25 +444,32 @@ async function main() {
     env,
   );
 
-  // The core trusts only the gateway's proof; sign as the gateway does for the root token
-  // (the gateway passes the token itself only to `current`, so not here).
+  // The core trusts only the gateway's proof: a call is `POST /_call/<endpoint id>` with the
+  // identity and typed options as JSON, signed as the gateway signs it (each proof usable once).
   const key = ids.proofKey(rootToken);
-  const identityHeader = ids.encodeIdentity(rootIdentity(CLUSTER));
+  const signer = new ids.ProofSigner();
   const requestId = `req-bench${randomAlnum(16)}`;
-  const signed = (method, url) => ({
-    'x-svc-identity': identityHeader,
-    'x-request-id': requestId,
-    'x-svc-gateway-proof': ids.signProof(key, { method, url, identity: identityHeader, requestId }),
-  });
+  const identity = rootIdentity(CLUSTER);
+  const coreCall = (endpoint, options) => {
+    const path = `/_call/${endpoint}`;
+    const body = JSON.stringify({ identity, options });
+    const headers = () => ({
+      'content-type': 'application/json',
+      'x-request-id': requestId,
+      'x-svc-gateway-proof': signer.sign(key, { method: 'POST', url: path, requestId, body }),
+    });
+    return { path, body, headers };
+  };
 
   const gatewayUrl = `http://${HOST}:${gatewayPort}`;
   const coreUrl = `http://${HOST}:${corePort}`;
   const expressUrl = `http://${HOST}:${expressPort}`;
   const auth = { authorization: `Bearer ${rootToken}` };
   await Promise.all([
-    waitForHttp('core', `${coreUrl}/svc/v1/groups`, () => ({
-      headers: signed('GET', '/svc/v1/groups'),
-    })),
+    waitForHttp('core', `${coreUrl}/_call/svc.groups.list`, () => {
+      const c = coreCall('svc.groups.list', {});
+      return { method: 'POST', headers: c.headers(), body: c.body };
+    }),
     waitForHttp('gateway', `${gatewayUrl}/svc/v1/groups`, () => ({ headers: auth })),
     waitForHttp('express', `${expressUrl}/`, () => ({})),
   ]);
@@ -511,7 +520,12 @@ async function main() {
   const workflowBody = JSON.stringify({ workflow: { name: 'w' } });
   await check('express', `${expressUrl}/`);
   await check('gateway GET', `${gatewayUrl}${groupPath}`, { headers: auth });
-  await check('core GET', `${coreUrl}${groupPath}`, { headers: signed('GET', groupPath) });
+  const coreGet = coreCall('svc.groups.get', { uuid: group.uuid });
+  await check('core GET', `${coreUrl}${coreGet.path}`, {
+    method: 'POST',
+    headers: coreGet.headers(),
+    body: coreGet.body,
+  });
   await check('gateway GET v2 token', `${gatewayUrl}${userGroupPath}`, { headers: userAuth });
   await check('gateway GET admin v2 token', `${gatewayUrl}${groupPath}`, { headers: rootV2Auth });
   await check('gateway create', `${gatewayUrl}/svc/v1/workflows`, {
@@ -519,10 +533,11 @@ async function main() {
     headers: { ...auth, ...json },
     body: workflowBody,
   });
-  await check('core create', `${coreUrl}/svc/v1/workflows`, {
+  const coreCreate = coreCall('svc.workflows.create', { attributes: { name: 'w' } });
+  await check('core create', `${coreUrl}${coreCreate.path}`, {
     method: 'POST',
-    headers: { ...signed('POST', '/svc/v1/workflows'), ...json },
-    body: workflowBody,
+    headers: coreCreate.headers(),
+    body: coreCreate.body,
   });
 
   // 4. Measure.
@@ -549,8 +564,10 @@ async function main() {
   );
   add(
     await scenario('core-get', 'core GET group (direct)', () => ({
-      url: `${coreUrl}${groupPath}`,
-      headers: signed('GET', groupPath),
+      url: `${coreUrl}${coreGet.path}`,
+      method: 'POST',
+      body: coreGet.body,
+      setupRequest: (req) => ({ ...req, headers: coreGet.headers() }),
     })),
   );
   add(
@@ -563,10 +580,10 @@ async function main() {
   );
   add(
     await scenario('core-create', 'core POST workflow (direct)', () => ({
-      url: `${coreUrl}/svc/v1/workflows`,
+      url: `${coreUrl}${coreCreate.path}`,
       method: 'POST',
-      headers: { ...signed('POST', '/svc/v1/workflows'), ...json },
-      body: workflowBody,
+      body: coreCreate.body,
+      setupRequest: (req) => ({ ...req, headers: coreCreate.headers() }),
     })),
   );
 

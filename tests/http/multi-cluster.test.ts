@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { rootIdentity } from '@svc/contract';
-import { encodeIdentity, proofKey, signProof } from '@svc/ids';
+import { ProofSigner, proofKey } from '@svc/ids';
 import { useDeployment } from '../harness/deployment';
 
 const d = useDeployment({ clusters: ['home1', 'rmt02'] });
@@ -73,12 +73,29 @@ describe('two clusters behind one gateway', () => {
 
 describe('cores trust only the gateway', () => {
   const home = () => d.current.clusters['home1']!;
-  const identity = () => encodeIdentity(rootIdentity('home1'));
-  const direct = (headers: Record<string, string>, path = '/svc/v1/users/current') =>
-    request(`${home().coreUrl}${path}`, { headers }).then(async (r) => ({
-      status: r.statusCode,
-      body: (await r.body.json()) as { errors?: string[] },
-    }));
+  const CALL = '/_call/svc.users.current';
+  const body = (identity = rootIdentity('home1')) => JSON.stringify({ identity, options: {} });
+  const direct = (headers: Record<string, string>, payload = body(), path = CALL) =>
+    request(`${home().coreUrl}${path}`, { method: 'POST', headers, body: payload }).then(
+      async (r) => ({
+        status: r.statusCode,
+        body: (await r.body.json()) as { errors?: string[]; uuid?: string },
+      }),
+    );
+  const signed = (
+    signer: ProofSigner,
+    key: string,
+    payload = body(),
+    path = CALL,
+    at?: number,
+  ) => ({
+    'x-request-id': 'r1',
+    'x-svc-gateway-proof': signer.sign(
+      key,
+      { method: 'POST', url: path, requestId: 'r1', body: payload },
+      at,
+    ),
+  });
 
   it('refuses a request without the proof, even with the root token', async () => {
     const res = await direct({ authorization: `Bearer ${home().rootToken}` });
@@ -86,29 +103,22 @@ describe('cores trust only the gateway', () => {
   });
 
   it('refuses a forged identity, a wrong key, a stale or a replayed proof', async () => {
-    const id = identity();
-    const fields = { method: 'GET', url: '/svc/v1/users/current', identity: id, requestId: 'r1' };
+    const signer = new ProofSigner();
     const goodKey = proofKey(home().rootToken);
-    const good = {
-      'x-svc-identity': id,
-      'x-request-id': 'r1',
-      'x-svc-gateway-proof': signProof(goodKey, fields),
-    };
-    expect((await direct(good)).status).toBe(200);
-    const attempts = [
-      { ...good, 'x-svc-gateway-proof': signProof(proofKey('x'.repeat(40)), fields) },
-      { ...good, 'x-svc-gateway-proof': signProof(goodKey, fields, Date.now() - 10 * 60_000) },
-      {
-        ...good,
-        'x-svc-identity': encodeIdentity({
-          ...rootIdentity('home1'),
-          userUuid: 'home1-tpzed-anonymouspublic',
-        }),
-      },
-      { ...good, 'x-request-id': 'r2' },
+    const good = signed(signer, goodKey);
+    const ok = await direct(good);
+    expect([ok.status, ok.body.uuid]).toEqual([200, 'home1-tpzed-000000000000000']);
+    const forged = body({ ...rootIdentity('home1'), userUuid: 'home1-tpzed-anonymouspublic' });
+    const attempts: [Record<string, string>, string?, string?][] = [
+      [good], // the same proof again: a replay
+      [signed(signer, proofKey('x'.repeat(40)))],
+      [signed(signer, goodKey, body(), CALL, Date.now() - 10 * 60_000)],
+      [signed(signer, goodKey), forged], // a body other than the signed one
+      [{ ...signed(signer, goodKey), 'x-request-id': 'r2' }],
+      [signed(signer, goodKey), body(), '/_call/svc.users.system'], // another operation
     ];
-    for (const headers of attempts) expect((await direct(headers)).status).toBe(401);
-    const otherPath = await direct(good, '/svc/v1/users/system');
-    expect(otherPath.status).toBe(401);
+    for (const [headers, payload, path] of attempts) {
+      expect((await direct(headers, payload, path)).status).toBe(401);
+    }
   });
 });

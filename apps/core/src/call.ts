@@ -17,10 +17,11 @@ export interface Call {
   db: Db;
   caller: Caller;
   endpoint: Endpoint;
-  /** Parameters merged from query, body and path (requests-and-errors.md §3), unconverted. */
-  params: Readonly<Record<string, unknown>>;
-  /** The JSON body, when there is one (bare create/update bodies come from it). */
-  jsonBody: Readonly<Record<string, unknown>> | null;
+  /**
+   * The call's typed options (contract api/types.ts, OptionsOf): parameters already converted
+   * by their declared types, absent ones left out, and a create's or update's `attributes`.
+   */
+  options: Readonly<Record<string, unknown>>;
   requestId: string;
   /** Per-call scratch space shared by a resource's hooks (e.g. a token secret made on create). */
   locals: Record<string, unknown>;
@@ -32,3 +33,18 @@ export interface Reply {
 }
 
 export type Handler = (call: Call) => Promise<Reply>;
+
+/** A boolean option: true only when given and true (the converted value; absent means false). */
+export const flagOption = (call: Call, name: string): boolean => call.options[name] === true;
+
+/** A string option (`uuid`, `cluster_id`, ...), '' when absent or null. */
+export const stringOption = (call: Call, name: string): string => {
+  const v = call.options[name];
+  return typeof v === 'string' ? v : '';
+};
+
+/** An array option (`select`, `filters`, ...), undefined when absent. */
+export const arrayOption = (call: Call, name: string): unknown[] | undefined => {
+  const v = call.options[name];
+  return Array.isArray(v) ? v : undefined;
+};

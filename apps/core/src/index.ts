@@ -1,4 +1,4 @@
-export { buildCoreApp } from './app';
+export { buildCoreListener } from './app';
 export { startCore, defaultLogger, type RunningCore } from './start-core';
 export { openDatabase } from './db/open-db';
 export { migrate, readMigrations } from './db/migrate';

@@ -1,4 +1,4 @@
-import { findEndpoint, rootIdentity } from '@svc/contract';
+import { endpointById, rootIdentity, type EndpointId, type OptionsOfId } from '@svc/contract';
 import type { Identity } from '@svc/ids';
 import type { Call } from './call';
 import type { CoreDeps } from './core-deps';
@@ -9,12 +9,11 @@ import type { Db } from './db/db';
  * server-side work goes through the same resource rules as client requests. With `tx`, every
  * write joins that transaction.
  */
-export function serviceCall(
+export function serviceCall<Id extends EndpointId>(
   deps: Pick<CoreDeps, 'cluster'>,
   tx: Db,
-  resource: string,
-  name: string,
-  params: Record<string, unknown> = {},
+  id: Id,
+  options: OptionsOfId<Id>,
   identity: Identity = rootIdentity(deps.cluster.ClusterID),
 ): Call {
   return {
@@ -26,9 +25,8 @@ export function serviceCall(
       isActive: identity.isActive,
       identity,
     },
-    endpoint: findEndpoint(resource, name),
-    params,
-    jsonBody: null,
+    endpoint: endpointById(id)!,
+    options: options as Readonly<Record<string, unknown>>,
     requestId: 'server',
     locals: {},
   };

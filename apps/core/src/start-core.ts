@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { splitListen, type ClusterConfig } from '@svc/config';
 import { proofKey } from '@svc/ids';
-import { buildCoreApp } from './app';
+import { buildCoreListener } from './app';
 import { seedBuiltIns } from './bootstrap/seed';
 import { seedBuiltInPermissions } from './permissions/graph-writes';
 import type { Db } from './db/db';
@@ -35,13 +35,13 @@ export async function startCore(
   const prisma = await openPrisma(opened);
   await seedBuiltIns(prisma, cluster.ClusterID);
   await opened.db.transaction((tx) => seedBuiltInPermissions(tx, cluster.ClusterID));
-  const app = buildCoreApp({
+  const listener = buildCoreListener({
     cluster,
     db: opened.db,
     proofKey: proofKey(cluster.SystemRootToken),
     log,
   });
-  const server: Server = createServer(app);
+  const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
   const { host, port } = splitListen(cluster.Core.Listen);
   await new Promise<void>((resolve, reject) => {

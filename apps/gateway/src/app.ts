@@ -1,16 +1,17 @@
-import express, { type Express } from 'express';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import express from 'express';
 import { EndpointNotFoundError } from '@svc/errors';
+import { apiHandler, isApiPath } from './api/api-handler';
+import { splitUrl } from './api/read-request';
 import { discovery } from './discovery';
 import type { GatewayDeps } from './gateway-deps';
 import { cors } from './http/cors';
 import { errorMiddleware } from './http/error-middleware';
 import { requestId } from './http/request-id';
 import { mountLogin } from './login';
-import { apiCall } from './routing/api-call';
-import { proxyToCore } from './routing/proxy';
 
-/** The gateway's middleware, in order. */
-export function buildGatewayApp(deps: GatewayDeps): Express {
+/** Everything but the API path: discovery, login pages, and 404 for the rest. */
+function buildExpressApp(deps: GatewayDeps) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -19,11 +20,22 @@ export function buildGatewayApp(deps: GatewayDeps): Express {
   app.use(cors);
   app.all('/discovery/v1/apis/:api/:version/rest', discovery(deps));
   mountLogin(app, deps);
-  app.use(apiCall(deps));
-  app.use(proxyToCore(deps));
   app.use(() => {
     throw new EndpointNotFoundError();
   });
   app.use(errorMiddleware(deps.log));
   return app;
+}
+
+/**
+ * The gateway's request listener: `/svc/v1` goes straight to the API handler (parse once,
+ * authenticate, route, stream the answer: docs/adr/0006), everything else through express.
+ */
+export function buildGatewayListener(deps: GatewayDeps): RequestListener {
+  const api = apiHandler(deps);
+  const app = buildExpressApp(deps);
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (isApiPath(splitUrl(req.url ?? '/').pathname)) void api(req, res);
+    else app(req, res);
+  };
 }

@@ -1,2 +1,2 @@
-export { buildGatewayApp } from './app';
+export { buildGatewayListener } from './app';
 export { startGateway, gatewayLogger, type RunningGateway } from './start-gateway';

@@ -1,14 +1,13 @@
-import { Agent, createServer, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { splitListen, type Config } from '@svc/config';
-import { proofKey } from '@svc/ids';
-import { rootIdentity } from '@svc/contract';
-import { buildGatewayApp } from './app';
+import { ProofSigner, proofKey } from '@svc/ids';
+import { buildGatewayListener } from './app';
 import { TokenCache } from './auth/token-cache';
 import { CoreClient } from './core-client';
 import { accessTokenFallback } from './login';
-import type { CoreTarget } from './core-client';
+import { Federation } from './federation/federation';
 
 export interface RunningGateway {
   url: string;
@@ -28,26 +27,28 @@ export async function startGateway(
   log: Logger = gatewayLogger(),
   listen = config.Gateway.Listen,
 ): Promise<RunningGateway> {
-  const cores = new Map<string, CoreTarget>();
+  const signer = new ProofSigner();
+  const cores = new Map<string, CoreClient>();
   for (const [id, cluster] of Object.entries(config.Clusters)) {
-    cores.set(id, {
+    const target = {
       clusterId: id,
       url: coreUrls[id] ?? `http://${cluster.Core.Listen}`,
       proofKey: proofKey(cluster.SystemRootToken),
       cluster,
-    });
+    };
+    cores.set(id, new CoreClient(target, signer));
   }
-  const agent = new Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1000 });
   const home = config.Clusters[config.Gateway.HomeCluster]!;
-  const homeCore = new CoreClient(cores.get(home.ClusterID)!, rootIdentity(home.ClusterID));
+  const homeCore = cores.get(home.ClusterID)!;
   const auth = {
     home,
     cache: new TokenCache(),
     homeCore,
     fallback: accessTokenFallback(home, homeCore),
   };
-  const app = buildGatewayApp({ config, home, cores, agent, auth, log });
-  const server: Server = createServer(app);
+  const federation = new Federation(home.ClusterID, cores);
+  const listener = buildGatewayListener({ config, home, cores, federation, auth, log });
+  const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
   const { host, port } = splitListen(listen);
   await new Promise<void>((resolve, reject) => {
@@ -62,8 +63,7 @@ export async function startGateway(
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      agent.destroy();
-      await homeCore.close();
+      await Promise.all([...cores.values()].map((c) => c.close()));
     },
   };
 }

@@ -101,7 +101,9 @@ function parameterJson(spec: ParamSpec): Record<string, unknown> {
 function methodJson(e: Endpoint, scope: string): Record<string, unknown> {
   const singular = RESOURCES.find((r) => r.type === e.resource)?.singular;
   const parameters = Object.fromEntries(
-    Object.entries(e.params).map(([k, v]) => [k, parameterJson(v)]),
+    Object.entries(e.params)
+      .filter(([, v]) => !v.unlisted)
+      .map(([k, v]) => [k, parameterJson(v)]),
   );
   return {
     id: endpointId(e),

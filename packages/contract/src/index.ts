@@ -6,6 +6,7 @@ export * from './time';
 export * from './params';
 export * from './api';
 export * from './endpoints';
+export * from './call';
 export * from './routes';
 export * from './validate-attributes';
 export * from './discovery';

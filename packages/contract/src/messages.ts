@@ -12,6 +12,10 @@ export const msg = {
   noWrapperHash: (singular: string) => `No ${singular} hash provided with request`,
   whereNotObject: () => 'Could not parse "where" param as an object',
   bodyNotJsonObject: () => 'Could not parse request body as a JSON object',
+  // Not in the contract's tables: input that would nest beyond what the server stores or
+  // reads back (a 422 like any invalid input, requests-and-errors.md §7).
+  nestedTooDeeply: (name: string, max: number) =>
+    `${name} is nested too deeply (at most ${max} levels)`,
   // requests-and-errors.md §4
   unknownAttribute: (name: string, singular: string) =>
     `Unknown attribute '${name}' for ${singular}`,

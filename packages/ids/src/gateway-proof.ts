@@ -1,13 +1,13 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { hmacHex, safeEqual } from './token';
 
 /**
- * Cores trust only requests the gateway vouched for: the gateway signs each forwarded request
- * (method, URL, identity, request id, time) with a key derived from the cluster's
- * SystemRootToken, which only the gateway and that cluster's core know.
+ * Cores trust only calls the gateway vouched for: the gateway signs each call (method, URL,
+ * request id, time, a digest of the body — which holds the caller's identity and the call's
+ * options — and a sequence number that makes it usable once) with a key derived from the cluster's SystemRootToken, which only the gateway
+ * and that cluster's core know (docs/adr/0002, 0006).
  */
 export const PROOF_HEADER = 'x-svc-gateway-proof';
-export const IDENTITY_HEADER = 'x-svc-identity';
 
 /**
  * Who the gateway says is calling, as the token's cluster knew it when the token was checked
@@ -31,51 +31,115 @@ export interface Identity {
 export const proofKey = (systemRootToken: string): string =>
   hmacHex('sha256', systemRootToken, 'svc gateway-to-core proof v1');
 
-export const encodeIdentity = (identity: Identity): string =>
-  Buffer.from(JSON.stringify(identity), 'utf8').toString('base64url');
-
-export function decodeIdentity(header: string): Identity | null {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
-    if (typeof value !== 'object' || value === null) return null;
-    const v = value as Record<string, unknown>;
-    if (typeof v['userUuid'] !== 'string' || !Array.isArray(v['scopes'])) return null;
-    if (typeof v['isAdmin'] !== 'boolean' || typeof v['isActive'] !== 'boolean') return null;
-    return value as Identity;
-  } catch {
-    return null;
-  }
+/** An identity as the hop carries it (JSON), checked field by field on arrival. */
+export function identityFrom(value: unknown): Identity | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  if (typeof v['userUuid'] !== 'string' || !Array.isArray(v['scopes'])) return null;
+  if (typeof v['isAdmin'] !== 'boolean' || typeof v['isActive'] !== 'boolean') return null;
+  return value as Identity;
 }
 
+/** What a proof covers: the whole call as the core receives it. */
 export interface ProofFields {
   method: string;
+  /** Path and query of the hop request. */
   url: string;
-  identity: string;
   requestId: string;
+  /** The request body (its digest is signed; the body itself is not kept). */
+  body: Uint8Array | string;
 }
 
-const payload = (ts: number, f: ProofFields): string =>
-  [ts, f.method.toUpperCase(), f.url, f.identity, f.requestId].join('\n');
+const digestOf = (body: Uint8Array | string): string =>
+  createHash('sha256').update(body).digest('base64url');
+
+const payload = (ts: number, sender: string, seq: number, f: ProofFields): string =>
+  ['v2', ts, sender, seq, f.method.toUpperCase(), f.url, f.requestId, digestOf(f.body)].join('\n');
 
 const mac = (key: string, text: string): string =>
   createHmac('sha256', key).update(text, 'utf8').digest('hex');
 
-export function signProof(key: string, fields: ProofFields, now = Date.now()): string {
-  return `v1.${now}.${mac(key, payload(now, fields))}`;
+/**
+ * Signs calls for one sending process: each proof carries the time, the sender's random id and
+ * a sequence number, so a core accepts each proof once (see ReplayWindow).
+ */
+export class ProofSigner {
+  readonly sender = randomBytes(9).toString('base64url');
+  private seq = 0;
+
+  sign(key: string, fields: ProofFields, now = Date.now()): string {
+    this.seq += 1;
+    return `v2.${now}.${this.sender}.${this.seq}.${mac(key, payload(now, this.sender, this.seq, fields))}`;
+  }
 }
 
-/** Valid when the signature matches and the timestamp is within `maxSkewMs` of now. */
+export interface VerifiedProof {
+  sender: string;
+  seq: number;
+}
+
+const PROOF = /^v2\.(\d{1,16})\.([A-Za-z0-9_-]{12})\.(\d{1,15})\.([0-9a-f]{64})$/;
+
+/**
+ * The proof's sender and sequence number when its signature matches the call and its time is
+ * within `maxSkewMs` of now; null otherwise. Replays are the caller's to refuse (ReplayWindow).
+ */
 export function verifyProof(
   key: string,
   header: string | undefined,
   fields: ProofFields,
   now = Date.now(),
-  maxSkewMs = 60_000,
-): boolean {
-  if (!header) return false;
-  const m = /^v1\.(\d{1,16})\.([0-9a-f]{64})$/.exec(header);
-  if (!m) return false;
+  maxSkewMs = PROOF_MAX_SKEW_MS,
+): VerifiedProof | null {
+  if (!header) return null;
+  const m = PROOF.exec(header);
+  if (!m) return null;
   const ts = Number(m[1]);
-  if (Math.abs(now - ts) > maxSkewMs) return false;
-  return safeEqual(m[2]!, mac(key, payload(ts, fields)));
+  if (Math.abs(now - ts) > maxSkewMs) return null;
+  const sender = m[2]!;
+  const seq = Number(m[3]);
+  return safeEqual(m[4]!, mac(key, payload(ts, sender, seq, fields))) ? { sender, seq } : null;
+}
+
+export const PROOF_MAX_SKEW_MS = 60_000;
+
+/**
+ * Remembers which proofs a core has accepted, so each is accepted once. Per sender, sequence
+ * numbers above the highest seen minus a window are tracked (calls on parallel connections
+ * arrive slightly out of order); older ones are refused. Memory is bounded by the window per
+ * sender, and senders quiet for longer than a proof lives are forgotten.
+ */
+export class ReplayWindow {
+  private readonly senders = new Map<string, { max: number; seen: Set<number>; at: number }>();
+
+  constructor(
+    private readonly window = 8192,
+    private readonly forgetAfterMs = 2 * PROOF_MAX_SKEW_MS,
+  ) {}
+
+  /** True the first time a (sender, seq) is offered within the window; false for a replay. */
+  accept(proof: VerifiedProof, now = Date.now()): boolean {
+    let s = this.senders.get(proof.sender);
+    if (!s) {
+      this.forgetQuiet(now);
+      s = { max: 0, seen: new Set(), at: now };
+      this.senders.set(proof.sender, s);
+    }
+    if (proof.seq <= s.max - this.window || s.seen.has(proof.seq)) return false;
+    s.seen.add(proof.seq);
+    s.at = now;
+    if (proof.seq > s.max) {
+      s.max = proof.seq;
+      if (s.seen.size > this.window * 2) {
+        for (const n of s.seen) if (n <= s.max - this.window) s.seen.delete(n);
+      }
+    }
+    return true;
+  }
+
+  private forgetQuiet(now: number): void {
+    for (const [sender, s] of this.senders) {
+      if (now - s.at > this.forgetAfterMs) this.senders.delete(sender);
+    }
+  }
 }

@@ -72,7 +72,7 @@ export async function findOrCreateUser(
     is_active: deps.cluster.Users.NewUsersAreActive,
   };
   const created = await crudHandlers(userRules).create!(
-    serviceCall(deps, tx, 'users', 'create', { user: attrs }),
+    serviceCall(deps, tx, 'svc.users.create', { attributes: attrs }),
   );
   return String((created.body as Row)['uuid']);
 }
@@ -95,7 +95,7 @@ async function findOrCreateClient(
   if (rows[0]) return String(rows[0]['uuid']);
   const attrs = { name: prefix, url_prefix: prefix, is_trusted: false };
   const created = await crudHandlers(apiClientRules).create!(
-    serviceCall(deps, tx, 'api_clients', 'create', { api_client: attrs }),
+    serviceCall(deps, tx, 'svc.api_clients.create', { attributes: attrs }),
   );
   return String((created.body as Row)['uuid']);
 }
@@ -136,9 +136,8 @@ export async function issueToken(
   const call = serviceCall(
     deps,
     tx,
-    'api_client_authorizations',
-    'create',
-    { api_client_authorization: attrs },
+    'svc.api_client_authorizations.create',
+    { attributes: attrs },
     identity,
   );
   return (await crudHandlers(apiClientAuthorizationRules).create!(call)).body as Row;

@@ -1,6 +1,7 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 
-const CORS_HEADERS = {
+const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS, PUT, POST, PATCH, DELETE',
   'Access-Control-Allow-Headers':
@@ -8,16 +9,17 @@ const CORS_HEADERS = {
   'Access-Control-Max-Age': '86400',
 };
 
-const isApiPath = (path: string): boolean =>
-  path === '/svc/v1' || path.startsWith('/svc/v1/') || path.startsWith('/discovery/');
+export function setCorsHeaders(res: ServerResponse): void {
+  for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+}
 
 /**
- * Every /svc/v1 and /discovery response carries the CORS headers, errors included; OPTIONS
- * there answers 200 with an empty body and needs no token (requests-and-errors.md §2, §6).
+ * Every /discovery response carries the CORS headers, errors included; OPTIONS there answers
+ * 200 with an empty body (requests-and-errors.md §2, §6). The API path sets them itself.
  */
 export const cors: RequestHandler = (req, res, next) => {
-  if (!isApiPath(req.path)) return next();
-  res.set(CORS_HEADERS);
+  if (!req.path.startsWith('/discovery/')) return next();
+  setCorsHeaders(res);
   if (req.method === 'OPTIONS') {
     res.status(200).end();
     return;

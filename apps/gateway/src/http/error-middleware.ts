@@ -1,18 +1,11 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { ApiError, internalError, toErrorBody } from '@svc/errors';
-import { sendJson } from '@svc/http-kit';
+import { answerError } from './answer-error';
 
-/** The gateway's only error→HTTP mapping. */
+/** Errors of the express routes (discovery, login) go to the one mapping. */
 export function errorMiddleware(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    const apiError = err instanceof ApiError ? err : internalError();
-    if (apiError.status >= 500)
-      log.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    sendJson(res, apiError.status, toErrorBody(apiError), req.method === 'HEAD');
+    const requestId = String(req.headers['x-request-id'] ?? '');
+    answerError(res, err, log, { method: req.method, url: req.originalUrl, requestId });
   };
 }

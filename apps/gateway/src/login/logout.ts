@@ -1,7 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import { lastQueryValues } from '@svc/contract';
+import { lastQueryValues, presentedToken } from '@svc/contract';
 import { isRootToken } from '../auth/authenticate';
-import { presentedToken } from '../auth/token';
 import type { GatewayDeps } from '../gateway-deps';
 import { checkReturnTo } from './return-to';
 
@@ -30,7 +29,7 @@ export function logout(deps: GatewayDeps): RequestHandler {
       returnTo === undefined || returnTo === ''
         ? externalUrl(deps, req)
         : checkReturnTo(returnTo, deps.home.Login.TrustedClients).toString();
-    const token = presentedToken(req, query);
+    const token = presentedToken(req.headers.authorization, query);
     if (token) await expire(deps, token);
     res.status(302).set({ Location: target, 'Cache-Control': 'no-store' }).end();
   };

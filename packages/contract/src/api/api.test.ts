@@ -14,8 +14,8 @@ async function typedUses(api: SvcApi) {
   await api.groups.create({ attributes: { nmae: 'p' } });
   // @ts-expect-error `uuid` is required
   await api.collections.get({});
-  // @ts-expect-error links take no include_trash
-  await api.links.list({ include_trash: true });
+  // @ts-expect-error links take no `recursive`
+  await api.links.list({ recursive: true });
   const config = await api.configs.get();
   const login: OptionsOfId<'svc.users.authenticate'> = { username: 'a', password: 'b' };
   const input: InputOf<typeof groups> = { name: 'x', properties: {} };

@@ -96,10 +96,10 @@ export interface StandardExtras {
 type With<Base extends ParamSpecs, X> = X extends ParamSpecs ? Base & X : Base;
 
 /** The five operations every resource has (requests-and-errors.md §2), with its extras. */
-export function standardOps<R extends ResourceSpec, const X extends StandardExtras = {}>(
-  r: R,
-  extras: X = {} as X,
-) {
+export function standardOps<
+  R extends ResourceSpec,
+  const X extends StandardExtras = Record<never, never>,
+>(r: R, extras: X = {} as X) {
   const a = r.singular.startsWith('a') ? 'an' : 'a';
   return {
     list: op({

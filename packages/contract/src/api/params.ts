@@ -35,6 +35,12 @@ export const UUID: PathParam = {
 
 export const SELECT = query('array', 'Attributes of each object to return');
 export const INCLUDE_TRASH = query('boolean', 'Include trashed and hidden objects', 'false');
+/**
+ * `include_trash` lifts trash hiding on any call that finds objects (permissions.md §7, e.g.
+ * moving a hidden subproject with an update, groups.md §6), also where discovery does not
+ * list it.
+ */
+const INCLUDE_TRASH_UNLISTED = { ...INCLUDE_TRASH, unlisted: true } as const;
 export const ENSURE_UNIQUE_NAME = query(
   'boolean',
   'Rename instead of failing on a name clash',
@@ -55,13 +61,22 @@ export const LIST_PARAMS = {
   where: query('object', 'Legacy conditions: attribute to value'),
   cluster_id: query('string', 'List on this cluster'),
   bypass_federation: query('boolean', 'Admins: list locally only', 'false'),
+  include_trash: INCLUDE_TRASH_UNLISTED,
 };
 
-export const GET_PARAMS = { uuid: UUID, select: SELECT };
+export const GET_PARAMS = { uuid: UUID, select: SELECT, include_trash: INCLUDE_TRASH_UNLISTED };
 export const CREATE_PARAMS = {
   select: SELECT,
   ensure_unique_name: ENSURE_UNIQUE_NAME,
   cluster_id: query('string', 'Create the object on this cluster'),
 };
-export const UPDATE_PARAMS = { uuid: UUID, select: SELECT };
-export const DELETE_PARAMS = { uuid: UUID, select: SELECT };
+export const UPDATE_PARAMS = {
+  uuid: UUID,
+  select: SELECT,
+  include_trash: INCLUDE_TRASH_UNLISTED,
+};
+export const DELETE_PARAMS = {
+  uuid: UUID,
+  select: SELECT,
+  include_trash: INCLUDE_TRASH_UNLISTED,
+};

@@ -109,3 +109,28 @@ export function checkBooleanParams(
     if (spec.type === 'boolean') convertParam(name, 'boolean', params[name]);
   }
 }
+
+/** JSON nesting any parameter or attribute value may have (stored values are read back too). */
+export const MAX_JSON_DEPTH = 100;
+
+/** How deeply a JSON value nests (a scalar is 0), counted without recursion. */
+export function jsonDepth(value: unknown, stopAt = Infinity): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    const here = depth + 1;
+    if (here > deepest) deepest = here;
+    if (deepest > stopAt) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, here]);
+  }
+  return deepest;
+}
+
+/** 422 for a value nested deeper than MAX_JSON_DEPTH (requests-and-errors.md §7: invalid input). */
+export function checkJsonDepth(name: string, value: unknown): void {
+  if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw new UnprocessableError(msg.nestedTooDeeply(name, MAX_JSON_DEPTH));
+  }
+}

@@ -6,6 +6,8 @@ export interface ParamSpec {
   readonly required?: boolean;
   /** Discovery default, always a string. */
   readonly default?: string;
+  /** Accepted but not listed in discovery (its table lists fewer than the rules accept). */
+  readonly unlisted?: boolean;
   readonly description: string;
 }
 

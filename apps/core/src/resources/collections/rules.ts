@@ -1,7 +1,7 @@
 import { collections } from '@svc/contract';
 import { ForbiddenError, NotFoundError } from '@svc/errors';
 import { join, rowColumns, sql, tableOf, toQuery } from '@svc/list-engine';
-import type { Call, Reply } from '../../call';
+import { stringOption, type Call, type Reply } from '../../call';
 import { crudHandlers, failIfAny } from '../common/crud';
 import type { Row } from '../common/row';
 import type { ResourceRules, WriteContext } from '../common/rules';
@@ -75,7 +75,7 @@ export const collectionRules: ResourceRules = {
     trashRow(call, collections, row, tx, now, rowColumns(collections, null, false)),
   extraHandlers: {
     get: (call) => {
-      const id = String(call.params['uuid'] ?? '');
+      const id = stringOption(call, 'uuid');
       return isPortableDataHash(id)
         ? getByPortableDataHash(call, collectionRules, id)
         : crudHandlers(collectionRules).get!(call);

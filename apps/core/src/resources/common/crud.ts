@@ -1,9 +1,16 @@
-import { convertParam, isBuiltIn, type ResourceSpec } from '@svc/contract';
+import { isBuiltIn, type ResourceSpec } from '@svc/contract';
 import { ForbiddenError, NotFoundError, UnprocessableError } from '@svc/errors';
 import type { Purpose } from '../../permissions/policy';
 import { compileList, parseListParams, parseSelect, rowColumns, type Sql } from '@svc/list-engine';
 import { makeUuid } from '@svc/ids';
-import type { Call, Handler, Reply } from '../../call';
+import {
+  arrayOption,
+  flagOption,
+  stringOption,
+  type Call,
+  type Handler,
+  type Reply,
+} from '../../call';
 import type { Db } from '../../db/db';
 import { checkedInput, extractAttributes } from './input';
 import { renderObject } from './render';
@@ -21,12 +28,9 @@ import {
 } from './write-sql';
 
 const selectParam = (call: Call, r: ResourceSpec): string[] | null =>
-  parseSelect(r, convertParam('select', 'array', call.params['select']) as unknown[] | undefined);
+  parseSelect(r, arrayOption(call, 'select'));
 
-const boolParam = (call: Call, name: string): boolean =>
-  (convertParam(name, 'boolean', call.params[name]) as boolean | undefined) ?? false;
-
-const uuidParam = (call: Call): string => String(call.params['uuid'] ?? '');
+const uuidParam = (call: Call): string => stringOption(call, 'uuid');
 
 /** Renders rows after the resource loaded what its computed attributes need. */
 async function renderAll(
@@ -104,8 +108,8 @@ function draftRow(call: Call, r: ResourceSpec, input: Record<string, unknown>, n
 async function create(call: Call, rules: ResourceRules): Promise<Reply> {
   const r = rules.resource;
   const select = selectParam(call, r);
-  const ensureUnique = boolParam(call, 'ensure_unique_name');
-  const attrs = extractAttributes(call, r);
+  const ensureUnique = flagOption(call, 'ensure_unique_name');
+  const attrs = extractAttributes(call);
   const row = await call.db.transaction(async (tx) => {
     await rules.policy.create(call, tx, attrs);
     const input = checkedInput(call, r, attrs, 'create');
@@ -131,7 +135,7 @@ const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSO
 async function update(call: Call, rules: ResourceRules): Promise<Reply> {
   const r = rules.resource;
   const select = selectParam(call, r);
-  const attrs = extractAttributes(call, r);
+  const attrs = extractAttributes(call);
   const row = await call.db.transaction(async (tx) => {
     const current = await findVisible(call, rules, tx, uuidParam(call), true);
     await rules.policy.write(call, tx, current, attrs, 'update');
@@ -194,7 +198,7 @@ const get = (call: Call, rules: ResourceRules): Promise<Reply> =>
 
 async function list(call: Call, rules: ResourceRules): Promise<Reply> {
   const r = rules.resource;
-  const plan = parseListParams(r, call.params, {
+  const plan = parseListParams(r, call.options, {
     maxItemsPerResponse: call.cluster.API.MaxItemsPerResponse,
   });
   const compiled = compileList(plan, scopeOf(call, rules));

@@ -1,44 +1,19 @@
 import {
-  camelSingular,
   inputMode,
   msg,
   parseTimestampInput,
-  toObject,
   validateAttributes,
   type ResourceSpec,
 } from '@svc/contract';
 import { UnprocessableError } from '@svc/errors';
 import type { Call } from '../../call';
 
-/** Names that are never attributes of a bare body, whatever the method. */
-const GENERAL_PARAMS = new Set([
-  '_method',
-  'alt',
-  'fields',
-  'key',
-  'oauth_token',
-  'api_token',
-  'forwarded_for',
-  'remote',
-]);
-
-/**
- * The attributes of a create or update (requests-and-errors.md §4): the `<singular>` (or
- * camelCase) wrapper, else every top-level key of a JSON body that is not a parameter.
- */
-export function extractAttributes(call: Call, r: ResourceSpec): Record<string, unknown> {
-  for (const key of [r.singular, camelSingular(r)]) {
-    if (!(key in call.params)) continue;
-    const wrapped = toObject(call.params[key]);
-    if (wrapped === undefined) throw new UnprocessableError(msg.noWrapperHash(r.singular));
-    return { ...wrapped };
-  }
-  const attrs: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(call.jsonBody ?? {})) {
-    if (key in call.endpoint.params || GENERAL_PARAMS.has(key)) continue;
-    attrs[key] = value;
-  }
-  return attrs;
+/** The attributes a create or update carries (the gateway unwrapped them from the body). */
+export function extractAttributes(call: Call): Record<string, unknown> {
+  const attrs = call.options['attributes'];
+  return attrs !== null && typeof attrs === 'object'
+    ? { ...(attrs as Record<string, unknown>) }
+    : {};
 }
 
 const isBlank = (v: unknown): boolean => v === undefined || v === null || v === '';

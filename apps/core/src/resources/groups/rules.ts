@@ -1,7 +1,7 @@
-import { builtInUuids, convertParam, groups } from '@svc/contract';
+import { builtInUuids, groups } from '@svc/contract';
 import { UnprocessableError } from '@svc/errors';
 import { rowColumns } from '@svc/list-engine';
-import type { Call, Handler } from '../../call';
+import { flagOption, type Call, type Handler } from '../../call';
 import type { Db } from '../../db/db';
 import {
   deleteOutgoingPermissionLinks,
@@ -87,10 +87,8 @@ async function prepareUpdate(ctx: WriteContext, current: Row, next: Row): Promis
  */
 function answering202WhenAsync(handler: Handler): Handler {
   return async (call) => {
-    const isAsync =
-      (convertParam('async', 'boolean', call.params['async']) as boolean | undefined) ?? false;
     const reply = await handler(call);
-    return isAsync ? { ...reply, status: 202 } : reply;
+    return flagOption(call, 'async') ? { ...reply, status: 202 } : reply;
   };
 }
 

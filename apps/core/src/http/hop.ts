@@ -1,0 +1,73 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { endpointById } from '@svc/contract';
+import { EndpointNotFoundError, NotLoggedInError } from '@svc/errors';
+import { sendJson } from '@svc/http-kit';
+import { identityFrom, requestIdFrom } from '@svc/ids';
+import type { Call, Handler } from '../call';
+import type { CoreDeps } from '../core-deps';
+import { answerError } from './answer-error';
+import { callerOf } from './caller';
+import type { CallVerifier } from './verify-call';
+
+export const CALL_PREFIX = '/_call/';
+
+interface HopBody {
+  identity: unknown;
+  options: Record<string, unknown>;
+}
+
+function hopBodyOf(raw: Buffer): HopBody {
+  try {
+    const value = JSON.parse(raw.toString('utf8')) as Partial<HopBody>;
+    if (
+      typeof value.options === 'object' &&
+      value.options !== null &&
+      !Array.isArray(value.options)
+    )
+      return { identity: value.identity, options: value.options };
+  } catch {
+    // falls through: the gateway never sends this, so it is not a call
+  }
+  throw new NotLoggedInError();
+}
+
+/**
+ * `POST /_call/<endpoint id>`: one typed API call from the gateway (docs/adr/0006). The
+ * gateway already routed, authenticated and converted the parameters; the core verifies the
+ * proof, runs the operation's handler and answers JSON. This path does not go through
+ * express: it is every API request's path through the core.
+ */
+export function hopHandler(
+  deps: CoreDeps,
+  handlers: ReadonlyMap<string, Handler>,
+  verifier: CallVerifier,
+  log: Logger,
+) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = requestIdFrom(req.headers['x-request-id']);
+    res.setHeader('X-Request-Id', requestId);
+    try {
+      const body = hopBodyOf(await verifier.verifiedBody(req, requestId));
+      const identity = identityFrom(body.identity);
+      if (!identity) throw new NotLoggedInError();
+      const id = (req.url ?? '').slice(CALL_PREFIX.length);
+      const endpoint = endpointById(id);
+      const handler = handlers.get(id);
+      if (!endpoint || !handler) throw new EndpointNotFoundError();
+      const call: Call = {
+        cluster: deps.cluster,
+        db: deps.db,
+        caller: callerOf(identity),
+        endpoint,
+        options: body.options,
+        requestId,
+        locals: {},
+      };
+      const reply = await handler(call);
+      sendJson(res, reply.status ?? 200, reply.body);
+    } catch (err) {
+      answerError(res, err, log, { method: 'POST', url: req.url ?? '', requestId });
+    }
+  };
+}
