@@ -36,9 +36,14 @@ export interface CompiledList {
 
 /**
  * Compiles a plan into parameterized SQL. `scope` holds extra conditions from the caller
- * (permissions, trash visibility), compiled the same way.
+ * (permissions, trash visibility), compiled the same way; `extraColumns` are read with each row
+ * of a non-distinct list (values the renderer needs, e.g. the caller's permission level).
  */
-export function compileList(plan: ListPlan, scope: readonly Sql[] = []): CompiledList {
+export function compileList(
+  plan: ListPlan,
+  scope: readonly Sql[] = [],
+  extraColumns: readonly Sql[] = [],
+): CompiledList {
   const table = tableOf(plan.resource);
   const where = whereClause(plan, scope);
   const page = sql`LIMIT ${plan.limit} OFFSET ${plan.offset}`;
@@ -50,7 +55,7 @@ export function compileList(plan: ListPlan, scope: readonly Sql[] = []): Compile
       count: plan.count === 'exact' ? toQuery(sql`SELECT count(*) AS n FROM (${base}) AS d`) : null,
     };
   }
-  const cols = rowColumns(plan.resource, plan.select, true);
+  const cols = join([rowColumns(plan.resource, plan.select, true), ...extraColumns], ', ');
   return {
     items: toQuery(
       sql`SELECT ${cols} FROM ${table} ${where} ${orderBy(plan, plan.order, false)} ${page}`,

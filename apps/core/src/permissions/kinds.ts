@@ -1,5 +1,5 @@
 import { groups, infixOf, isUuidOf, users } from '@svc/contract';
-import { raw, type Sql } from '@svc/list-engine';
+import { raw, sql, type Sql } from '@svc/list-engine';
 
 /**
  * "What kind of object is this uuid", for the permission graph, from the contract's registry:
@@ -22,3 +22,6 @@ export const userSql = (column: string, negate = false): string =>
 /** The same tests as fragments for the `sql` template. */
 export const isGroupFragment = (column: string): Sql => raw(groupSql(column));
 export const isUserFragment = (column: string): Sql => raw(userSql(column));
+/** Does the uuid an expression yields name a user? */
+export const isUserExpr = (expr: Sql): Sql =>
+  sql`substr(${expr}, 7, 5) = ${raw(`'${users.infix}'`)}`;

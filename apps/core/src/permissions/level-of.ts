@@ -2,7 +2,7 @@ import { bindValue, sql, toQuery, type Sql } from '@svc/list-engine';
 import type { Caller } from '../call';
 import type { Db } from '../db/db';
 import { callerSet } from './caller-set';
-import { isGroupFragment, isUserFragment } from './kinds';
+import { isGroupFragment, isUserExpr } from './kinds';
 import { MANAGE, NONE, type Level } from './levels';
 
 /** An object and its owner, as a row in hand already says. */
@@ -54,6 +54,32 @@ function objectsSource(objects: readonly Owned[]): Sql {
 }
 
 /**
+ * The caller's level on the object whose uuid and owner are the given expressions (a column of
+ * the row being read, or of a list of objects): 3 on oneself, managed users and what S owns;
+ * otherwise the best stored row on the object or on its owner (traversable; managed users lend
+ * only their group rows, one hop); for user records also the best permission link into them.
+ * Never null. Not for admins, who have 3 on everything.
+ */
+export function levelSql(caller: Caller, uuid: Sql, owner: Sql): Sql {
+  const s = callerSet(caller.uuid);
+  return sql`greatest(
+        CASE WHEN ${uuid} IN ${s} OR ${owner} IN ${s} THEN 3 ELSE 0 END,
+        (SELECT max(p.perm_level) FROM materialized_permissions p
+          WHERE p.user_uuid IN ${s}
+            AND (p.target_uuid = ${uuid}
+                 OR (p.target_uuid = ${owner} AND p.traverse_owned
+                     AND (p.user_uuid = ${caller.uuid} OR ${isGroupFragment('p.target_uuid')})))),
+        (SELECT max(least(CASE WHEN l.tail_uuid IN ${s} THEN 3 ELSE p.perm_level END,
+                          CASE l.name WHEN 'can_manage' THEN 3 WHEN 'can_write' THEN 2 ELSE 1 END))
+           FROM links l
+           LEFT JOIN materialized_permissions p
+             ON p.target_uuid = l.tail_uuid AND p.user_uuid IN ${s} AND ${isGroupFragment('l.tail_uuid')}
+          WHERE ${isUserExpr(uuid)} AND l.link_class = 'permission' AND l.head_uuid = ${uuid}
+            AND l.name IN ('can_read', 'can_write', 'can_manage', 'can_login')
+            AND (l.tail_uuid IN ${s} OR p.user_uuid IS NOT NULL)))`;
+}
+
+/**
  * Levels on objects whose owners are known (rendering can_write / can_manage of a page): 3 on
  * oneself, managed users and what S owns; otherwise the best stored row on the object or on its
  * owner (traversable; managed users lend only their group rows, one hop); for user records also
@@ -70,25 +96,8 @@ export async function levelsOf(
     for (const o of objects) out.set(o.uuid, MANAGE);
     return out;
   }
-  const s = callerSet(caller.uuid);
   const { rows } = await db.query<{ uuid: string; level: number | null }>(
-    toQuery(sql`
-      SELECT o.uuid, greatest(
-        CASE WHEN o.uuid IN ${s} OR o.owner_uuid IN ${s} THEN 3 ELSE 0 END,
-        (SELECT max(p.perm_level) FROM materialized_permissions p
-          WHERE p.user_uuid IN ${s}
-            AND (p.target_uuid = o.uuid
-                 OR (p.target_uuid = o.owner_uuid AND p.traverse_owned
-                     AND (p.user_uuid = ${caller.uuid} OR ${isGroupFragment('p.target_uuid')})))),
-        (SELECT max(least(CASE WHEN l.tail_uuid IN ${s} THEN 3 ELSE p.perm_level END,
-                          CASE l.name WHEN 'can_manage' THEN 3 WHEN 'can_write' THEN 2 ELSE 1 END))
-           FROM links l
-           LEFT JOIN materialized_permissions p
-             ON p.target_uuid = l.tail_uuid AND p.user_uuid IN ${s} AND ${isGroupFragment('l.tail_uuid')}
-          WHERE ${isUserFragment('o.uuid')} AND l.link_class = 'permission' AND l.head_uuid = o.uuid
-            AND l.name IN ('can_read', 'can_write', 'can_manage', 'can_login')
-            AND (l.tail_uuid IN ${s} OR p.user_uuid IS NOT NULL))
-      ) AS level
+    toQuery(sql`SELECT o.uuid, ${levelSql(caller, sql`o.uuid`, sql`o.owner_uuid`)} AS level
       FROM ${objectsSource(objects)}`),
   );
   for (const r of rows) out.set(r.uuid, (r.level ?? NONE) as Level);

@@ -31,18 +31,25 @@ async function callerOf(deps: GatewayDeps, p: ParsedRequest, pathname: string): 
   return identity;
 }
 
+/** Answers up to this size are read whole and written in one go; larger ones stream. */
+const WHOLE_ANSWER_BYTES = 1 << 20;
+
 async function passThrough(res: ServerResponse, answer: CoreAnswer, head: boolean) {
   res.statusCode = answer.statusCode;
-  for (const name of ['content-type', 'content-length']) {
-    const value = answer.headers[name];
-    if (value !== undefined) res.setHeader(name, value);
-  }
+  const type = answer.headers['content-type'];
+  if (type !== undefined) res.setHeader('Content-Type', type);
+  const length = Number(answer.headers['content-length'] ?? NaN);
   if (head) {
+    if (length >= 0) res.setHeader('Content-Length', length);
     await answer.body.dump();
     res.end();
-    return;
+  } else if (length <= WHOLE_ANSWER_BYTES) {
+    // One write for headers and body: cheaper than a stream pipeline for the usual JSON answer.
+    res.end(Buffer.from(await answer.body.arrayBuffer()));
+  } else {
+    if (length >= 0) res.setHeader('Content-Length', length);
+    await pipeline(answer.body, res);
   }
-  await pipeline(answer.body, res);
 }
 
 /**

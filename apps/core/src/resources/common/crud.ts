@@ -1,7 +1,14 @@
 import { isBuiltIn, type ResourceSpec } from '@svc/contract';
 import { ForbiddenError, NotFoundError, UnprocessableError } from '@svc/errors';
 import type { Purpose } from '../../permissions/policy';
-import { compileList, parseListParams, parseSelect, rowColumns, type Sql } from '@svc/list-engine';
+import {
+  compileList,
+  join,
+  parseListParams,
+  parseSelect,
+  rowColumns,
+  type Sql,
+} from '@svc/list-engine';
 import { makeUuid } from '@svc/ids';
 import {
   arrayOption,
@@ -76,10 +83,12 @@ export async function findVisible(
   uuid: string,
   lock: boolean,
   purpose: Purpose = 'read',
+  extraColumns: readonly Sql[] = [],
 ): Promise<Row> {
   const r = rules.resource;
+  const columns = join([rowColumns(r, null, false), ...extraColumns], ', ');
   const { rows } = await db.query<Row>(
-    selectByUuid(r, rowColumns(r, null, false), uuid, scopeOf(call, rules, purpose), lock),
+    selectByUuid(r, columns, uuid, scopeOf(call, rules, purpose), lock),
   );
   if (!rows[0]) throw new NotFoundError();
   return rows[0];
@@ -189,7 +198,8 @@ async function remove(call: Call, rules: ResourceRules): Promise<Reply> {
 /** The object a uuid names, rendered with the call's `select` (no guard: callers decide). */
 export async function readObject(call: Call, rules: ResourceRules, uuid: string): Promise<Reply> {
   const select = selectParam(call, rules.resource);
-  const row = await findVisible(call, rules, call.db, uuid, false);
+  const extra = rules.renderColumns?.(call, rules.resource.type, select) ?? [];
+  const row = await findVisible(call, rules, call.db, uuid, false, 'read', extra);
   return { body: (await renderAll(call, rules, [row], select, false))[0] };
 }
 
@@ -201,7 +211,8 @@ async function list(call: Call, rules: ResourceRules): Promise<Reply> {
   const plan = parseListParams(r, call.options, {
     maxItemsPerResponse: call.cluster.API.MaxItemsPerResponse,
   });
-  const compiled = compileList(plan, scopeOf(call, rules));
+  const extra = plan.distinct ? [] : (rules.renderColumns?.(call, r.type, plan.select) ?? []);
+  const compiled = compileList(plan, scopeOf(call, rules), extra);
   const [items, count] = await Promise.all([
     call.db.query<Row>(compiled.items),
     compiled.count ? call.db.query<{ n: number | bigint }>(compiled.count) : null,

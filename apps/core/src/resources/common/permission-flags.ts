@@ -1,6 +1,8 @@
+import { raw, sql, type Sql } from '@svc/list-engine';
 import { statement } from '../../db/db';
 import type { Call } from '../../call';
-import { levelsOf, levelsOfExisting, type Owned } from '../../permissions/level-of';
+import { col } from '../../permissions/caller-set';
+import { levelsOf, levelsOfExisting, levelSql, type Owned } from '../../permissions/level-of';
 import { MANAGE, NONE, WRITE, type Level } from '../../permissions/levels';
 import type { Row } from './row';
 
@@ -12,17 +14,34 @@ interface Flags {
 }
 
 const KEY = 'permissionFlags';
+const FLAG_NAMES = ['can_write', 'can_manage', 'writable_by'];
+
+/** Tails of the can_write / can_manage links into an object, oldest first. */
+const writersOf = (uuid: Sql): Sql =>
+  sql`ARRAY(SELECT l.tail_uuid FROM links l WHERE l.link_class = 'permission'
+              AND l.head_uuid = ${uuid} AND l.name IN ('can_write', 'can_manage')
+            ORDER BY l.created_at, l.uuid)`;
 
 /**
- * Loads what can_write / can_manage / writable_by need for a page of rows, in two queries
- * (permissions.md §10). Frozen projects refine these with the frozen-project rules.
+ * The caller's level and the writers, read with the rows of a get or list (one round trip
+ * for the object and its flags); nothing when the selection renders no flag.
  */
-export async function loadPermissionFlags(call: Call, rows: readonly Row[]): Promise<void> {
-  const objects = rows
-    .filter((r) => typeof r['uuid'] === 'string' && typeof r['owner_uuid'] === 'string')
-    .map((r) => ({ uuid: String(r['uuid']), owner: String(r['owner_uuid']) }));
+export function permissionFlagColumns(
+  call: Call,
+  table: string,
+  select: readonly string[] | null,
+): Sql[] {
+  if (select && !select.some((name) => FLAG_NAMES.includes(name))) return [];
+  const uuid = col(table, 'uuid');
+  const level = call.caller.isAdmin
+    ? raw(String(MANAGE))
+    : levelSql(call.caller, uuid, col(table, 'owner_uuid'));
+  return [sql`${level} AS "_level"`, sql`${writersOf(uuid)} AS "_writers"`];
+}
+
+/** Levels and writers of rows that were not read with permissionFlagColumns (writes). */
+async function queriedFlags(call: Call, objects: readonly Owned[]) {
   const levels = await levelsOf(call.db, call.caller, objects);
-  const owners = await ownerLevels(call, objects, levels);
   const { rows: links } = await call.db.query<{ head_uuid: string; tail_uuid: string }>(
     statement(
       `SELECT head_uuid, tail_uuid FROM links WHERE link_class = 'permission' AND head_uuid = ANY($1::text[])
@@ -30,12 +49,39 @@ export async function loadPermissionFlags(call: Call, rows: readonly Row[]): Pro
       [objects.map((o) => o.uuid)],
     ),
   );
+  const writers = (uuid: string) =>
+    links.filter((l) => l.head_uuid === uuid).map((l) => l.tail_uuid);
+  return { levels, writers };
+}
+
+function flagsFromRows(rows: readonly Row[]) {
+  const byUuid = new Map(rows.map((r) => [String(r['uuid']), r]));
+  return {
+    levels: new Map(rows.map((r) => [String(r['uuid']), Number(r['_level']) as Level])),
+    writers: (uuid: string) => (byUuid.get(uuid)?.['_writers'] as string[] | undefined) ?? [],
+  };
+}
+
+/**
+ * Loads what can_write / can_manage / writable_by need for a page of rows (permissions.md
+ * §10): from the rows' own `_level` / `_writers` columns when the query read them, else in two
+ * queries; owner levels only where they can matter. Frozen projects refine these with the
+ * frozen-project rules.
+ */
+export async function loadPermissionFlags(call: Call, rows: readonly Row[]): Promise<void> {
+  const withIds = rows.filter(
+    (r) => typeof r['uuid'] === 'string' && typeof r['owner_uuid'] === 'string',
+  );
+  const objects = withIds.map((r) => ({ uuid: String(r['uuid']), owner: String(r['owner_uuid']) }));
+  const read = withIds.every((r) => r['_level'] !== undefined && Array.isArray(r['_writers']));
+  const { levels, writers } = read ? flagsFromRows(withIds) : await queriedFlags(call, objects);
+  const owners = await ownerLevels(call, objects, levels);
   const flags = new Map<string, Flags>();
   for (const o of objects) {
     flags.set(o.uuid, {
       level: levels.get(o.uuid) ?? NONE,
       ownerLevel: owners.get(o.owner) ?? NONE,
-      writers: links.filter((l) => l.head_uuid === o.uuid).map((l) => l.tail_uuid),
+      writers: writers(o.uuid),
     });
   }
   call.locals[KEY] = flags;

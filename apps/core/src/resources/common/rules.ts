@@ -1,4 +1,5 @@
 import type { ResourceSpec } from '@svc/contract';
+import type { Sql } from '@svc/list-engine';
 import type { AccessPolicy } from '../../permissions/policy';
 import type { Call, Handler } from '../../call';
 import type { Db } from '../../db/db';
@@ -45,6 +46,11 @@ export interface ResourceRules {
   remove?(call: Call, row: Row, tx: Db, now: string): Promise<Row>;
   /** Runs in the same transaction after a row is removed. */
   afterRemove?(call: Call, row: Row, tx: Db): Promise<void>;
+  /**
+   * Columns read with the rows a get or list renders, so that rendering needs no second query
+   * (the caller's level on each row, …); `table` qualifies the row's columns.
+   */
+  renderColumns?(call: Call, table: string, select: readonly string[] | null): Sql[];
   /** Loads what computeAttribute needs for a batch of rows about to be rendered. */
   beforeRender?(call: Call, rows: readonly Row[]): Promise<void>;
   /** Values of attributes that are neither stored nor computed in SQL. */

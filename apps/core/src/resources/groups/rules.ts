@@ -9,7 +9,11 @@ import {
   groupWritten,
 } from '../../permissions/graph-writes';
 import { crudHandlers, failIfAny } from '../common/crud';
-import { loadPermissionFlags, permissionFlag } from '../common/permission-flags';
+import {
+  loadPermissionFlags,
+  permissionFlag,
+  permissionFlagColumns,
+} from '../common/permission-flags';
 import type { Row } from '../common/row';
 import type { ResourceRules, WriteContext } from '../common/rules';
 import { applyTrashInput, isTrashedAt, trashRow } from '../common/trash';
@@ -103,6 +107,7 @@ export const groupRules: ResourceRules = {
     await afterGroupWrite(call, tx, trashed, row, now);
     return trashed;
   },
+  renderColumns: permissionFlagColumns,
   beforeRender: loadPermissionFlags,
   computeAttribute: permissionFlag,
   get extraHandlers() {

@@ -3,7 +3,11 @@ import { ForbiddenError } from '@svc/errors';
 import type { Call, Reply } from '../../call';
 import { statement } from '../../db/db';
 import { failIfAny, readObject } from '../common/crud';
-import { loadPermissionFlags, permissionFlag } from '../common/permission-flags';
+import {
+  loadPermissionFlags,
+  permissionFlag,
+  permissionFlagColumns,
+} from '../common/permission-flags';
 import { PUBLIC_USER_ATTRIBUTES, userPolicy } from './policy';
 import type { Row } from '../common/row';
 import type { ResourceRules, WriteContext } from '../common/rules';
@@ -104,6 +108,7 @@ export const userRules: ResourceRules = {
   },
   visibleAttributes: (call, row) =>
     call.caller.isAdmin || row['uuid'] === call.caller.uuid ? null : PUBLIC_USER_ATTRIBUTES,
+  renderColumns: permissionFlagColumns,
   beforeRender: loadPermissionFlags,
   computeAttribute: computeUserAttribute,
   extraHandlers: {
