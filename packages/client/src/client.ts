@@ -1,5 +1,13 @@
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
-import type { ApiObject, ResourceSpec } from '@svc/contract';
+import {
+  bindApi,
+  encodeCall,
+  endpointById,
+  type ApiObject,
+  type ResourceSpec,
+  type SvcApi,
+} from '@svc/contract';
+import { ApiError } from './api-error';
 
 export interface Answer<T = unknown> {
   status: number;
@@ -58,6 +66,29 @@ export class SvcClient {
     dispatcher?: Dispatcher,
   ) {
     this.dispatcher = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+  }
+
+  /**
+   * The whole API as one typed interface (the same `SvcApi` the server implements): e.g.
+   * `await client.api.groups.get({ uuid })`. A refused call throws an ApiError.
+   */
+  readonly api: SvcApi = bindApi((id, options) => this.call(id, options));
+
+  /** One typed call: encoded as the contract says, answered JSON, errors thrown. */
+  async call(endpointId: string, options: Readonly<Record<string, unknown>>): Promise<unknown> {
+    const endpoint = endpointById(endpointId);
+    if (!endpoint) throw new Error(`no operation ${endpointId}`);
+    const { method, path, json } = encodeCall(endpoint, options);
+    const answer = await this.request(method, path, json ? { json } : {});
+    if (answer.status >= 300) {
+      const requestId = answer.headers['x-request-id'];
+      throw ApiError.from(
+        answer.status,
+        answer.body,
+        typeof requestId === 'string' ? requestId : null,
+      );
+    }
+    return answer.body;
   }
 
   withToken(token: string | null): SvcClient {
