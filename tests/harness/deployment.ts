@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { SvcClient } from '@svc/client';
+import { builtInUuids } from '@svc/contract';
 import { validateConfig, type Config } from '@svc/config';
 import { randomAlnum } from '@svc/ids';
 import { startDeployment, type RunningDeployment } from '@svc/launcher';
@@ -19,6 +20,11 @@ export interface TestDeployment {
   home: TestCluster;
   /** A client with the home cluster's root token. */
   root: SvcClient;
+  /**
+   * A client with a cluster's own root token, as `v2/<id>-gj3su-000000000000000/<secret>`: a
+   * root token is root only on its own cluster (another cluster would validate it at its issuer).
+   */
+  rootOf(clusterId: string): SvcClient;
   /** A client with any token (or none). */
   client(token?: string | null): SvcClient;
   running: RunningDeployment;
@@ -85,6 +91,7 @@ export async function startTestDeployment(opts: DeploymentOptions = {}): Promise
     clusters,
     home: clusters[home]!,
     root: client(clusters[home]!.rootToken),
+    rootOf: (id) => client(`v2/${builtInUuids(id).rootToken}/${clusters[id]!.rootToken}`),
     client,
     running,
     async close() {

@@ -7,11 +7,15 @@ const d = useDeployment({ clusters: ['home1', 'rmt02'] });
 const root = () => d.current.root;
 
 describe('two clusters behind one gateway', () => {
+  // A root token is root on its own cluster only (federation.md §1: every rule between clusters
+  // applies behind one gateway too); work on rmt02 uses rmt02's root token.
+  const rmtRoot = () => d.current.rootOf('rmt02');
+
   it('creates on each cluster and gets, updates, deletes by uuid', async () => {
     const local = await root().request('POST', '/svc/v1/groups', {
       json: { group: { name: 'here', group_class: 'project' } },
     });
-    const remote = await root().request('POST', '/svc/v1/groups', {
+    const remote = await rmtRoot().request('POST', '/svc/v1/groups', {
       query: { cluster_id: 'rmt02' },
       json: { group: { name: 'there', group_class: 'project' } },
     });
@@ -20,20 +24,20 @@ describe('two clusters behind one gateway', () => {
     expect(remote.body.uuid.startsWith('rmt02-j7d0g-')).toBe(true);
     expect(remote.body.owner_uuid).toBe('rmt02-tpzed-000000000000000');
 
-    const got = await root().request('GET', `/svc/v1/groups/${remote.body.uuid}`);
+    const got = await rmtRoot().request('GET', `/svc/v1/groups/${remote.body.uuid}`);
     expect([got.status, got.body.name]).toEqual([200, 'there']);
-    const updated = await root().request('PATCH', `/svc/v1/groups/${remote.body.uuid}`, {
+    const updated = await rmtRoot().request('PATCH', `/svc/v1/groups/${remote.body.uuid}`, {
       json: { group: { name: 'moved' } },
     });
     expect([updated.status, updated.body.name]).toEqual([200, 'moved']);
-    const deleted = await root().request('DELETE', `/svc/v1/groups/${remote.body.uuid}`);
+    const deleted = await rmtRoot().request('DELETE', `/svc/v1/groups/${remote.body.uuid}`);
     expect([deleted.status, deleted.body.is_trashed]).toEqual([200, true]);
 
     const homeList = await root().request('GET', '/svc/v1/groups', { query: { select: ['uuid'] } });
     const uuids = homeList.body.items.map((i: { uuid: string }) => i.uuid);
     expect(uuids).toContain(local.body.uuid);
     expect(uuids.some((u: string) => u.startsWith('rmt02-'))).toBe(false);
-    const rmtList = await root().request('GET', '/svc/v1/groups', {
+    const rmtList = await rmtRoot().request('GET', '/svc/v1/groups', {
       query: { cluster_id: 'rmt02', select: ['uuid'] },
     });
     expect(rmtList.body.items.every((i: { uuid: string }) => i.uuid.startsWith('rmt02-'))).toBe(
@@ -42,7 +46,7 @@ describe('two clusters behind one gateway', () => {
   });
 
   it('keeps each cluster in its own database', async () => {
-    const created = await root().request('POST', '/svc/v1/workflows', {
+    const created = await rmtRoot().request('POST', '/svc/v1/workflows', {
       query: { cluster_id: 'rmt02' },
       json: {},
     });

@@ -1,8 +1,10 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config, ClusterConfig } from '@svc/config';
 import type { Authenticator } from './auth/authenticate';
 import type { CoreClient } from './core-client';
 import type { Federation } from './federation/federation';
+import type { Forwarding } from './federation/pass-through';
 
 export interface GatewayDeps {
   config: Readonly<Config>;
@@ -11,6 +13,8 @@ export interface GatewayDeps {
   /** A client per cluster core of this deployment. */
   cores: ReadonlyMap<string, CoreClient>;
   federation: Federation;
+  /** Whole-request pass-through to another deployment's gateway. */
+  forward: (req: IncomingMessage, res: ServerResponse, f: Forwarding) => Promise<void>;
   auth: Authenticator;
   log: Logger;
 }

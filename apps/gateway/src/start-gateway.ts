@@ -2,12 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { splitListen, type Config } from '@svc/config';
-import { ProofSigner, proofKey } from '@svc/ids';
 import { buildGatewayListener } from './app';
-import { TokenCache } from './auth/token-cache';
-import { CoreClient } from './core-client';
 import { accessTokenFallback } from './login';
-import { Federation } from './federation/federation';
+import { composeFederation } from './federation/compose';
 
 export interface RunningGateway {
   url: string;
@@ -27,27 +24,25 @@ export async function startGateway(
   log: Logger = gatewayLogger(),
   listen = config.Gateway.Listen,
 ): Promise<RunningGateway> {
-  const signer = new ProofSigner();
-  const cores = new Map<string, CoreClient>();
-  for (const [id, cluster] of Object.entries(config.Clusters)) {
-    const target = {
-      clusterId: id,
-      url: coreUrls[id] ?? `http://${cluster.Core.Listen}`,
-      proofKey: proofKey(cluster.SystemRootToken),
-      cluster,
-    };
-    cores.set(id, new CoreClient(target, signer));
-  }
   const home = config.Clusters[config.Gateway.HomeCluster]!;
-  const homeCore = cores.get(home.ClusterID)!;
+  const fed = composeFederation(config, coreUrls, (homeCore) =>
+    accessTokenFallback(home, homeCore),
+  );
   const auth = {
     home,
-    cache: new TokenCache(),
-    homeCore,
-    fallback: accessTokenFallback(home, homeCore),
+    cache: fed.cache,
+    homeCore: fed.homeCore,
+    ...(fed.fallback ? { fallback: fed.fallback } : {}),
   };
-  const federation = new Federation(home.ClusterID, cores);
-  const listener = buildGatewayListener({ config, home, cores, federation, auth, log });
+  const listener = buildGatewayListener({
+    config,
+    home,
+    cores: fed.cores,
+    federation: fed.federation,
+    forward: fed.forward,
+    auth,
+    log,
+  });
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
   const { host, port } = splitListen(listen);
@@ -63,7 +58,7 @@ export async function startGateway(
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await Promise.all([...cores.values()].map((c) => c.close()));
+      await fed.close();
     },
   };
 }

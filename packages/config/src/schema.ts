@@ -167,6 +167,7 @@ export const ConfigSchema = Type.Object(
       {
         Listen: str('127.0.0.1:8000', 'host:port of the public gateway'),
         HomeCluster: str('', 'The cluster the gateway serves; "" means the only one'),
+        RemoteTimeout: int(60, 'Seconds a call to another cluster may take before 502', 1),
       },
       'The public gateway',
     ),

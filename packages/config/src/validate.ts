@@ -105,7 +105,32 @@ export function validateConfig(input: unknown): Readonly<Config> {
     );
   }
   parseListen('Gateway.Listen', config.Gateway.Listen);
+  joinSiblings(config);
   return deepFreeze(config);
+}
+
+/**
+ * Clusters behind one gateway are routable from each other through this gateway (the
+ * one-gateway deployment shape) unless a cluster's RemoteClusters says otherwise: a missing
+ * entry for a sibling is added with Host = the gateway's public host, and ActivateUsers true
+ * (one operator runs them all). An explicit entry, e.g. `Proxy: false`, is kept as written.
+ */
+function joinSiblings(config: Config): void {
+  const home = config.Clusters[config.Gateway.HomeCluster]!;
+  const host = home.ExternalURL !== '' ? new URL(home.ExternalURL).host : config.Gateway.Listen;
+  const scheme = home.ExternalURL.startsWith('https:') ? 'https' : 'http';
+  for (const [id, cluster] of Object.entries(config.Clusters)) {
+    for (const sibling of Object.keys(config.Clusters)) {
+      if (sibling === id || sibling in cluster.RemoteClusters) continue;
+      cluster.RemoteClusters[sibling] = {
+        Host: host,
+        Proxy: true,
+        Scheme: scheme,
+        Insecure: false,
+        ActivateUsers: true,
+      };
+    }
+  }
 }
 
 /** host and port of a `host:port` listen address. */

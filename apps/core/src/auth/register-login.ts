@@ -19,12 +19,13 @@ export function baseUsername(login: LoginIdentity): string | null {
   return cleaned === '' ? null : cleaned;
 }
 
-async function freeUsername(tx: Db, base: string | null): Promise<string | null> {
+/** `base`, or `base2`, `base3`, … : the first not taken by another user (auth.md §11). */
+export async function freeUsername(tx: Db, base: string | null, self = ''): Promise<string | null> {
   if (base === null) return null;
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? base : `${base}${n}`;
     const { rows } = await tx.query(
-      statement('SELECT 1 FROM users WHERE username = $1', [candidate]),
+      statement('SELECT 1 FROM users WHERE username = $1 AND uuid <> $2', [candidate, self]),
     );
     if (rows.length === 0) return candidate;
   }

@@ -10,20 +10,17 @@ import {
   saltedSecret,
   secretDigest,
   tokenSecretKey,
-  type Identity,
 } from '@svc/ids';
 import { statement, type Db } from '../db/db';
+import { rememberedRemoteToken } from './remote-tokens';
+import type { ValidToken } from './valid-token';
+
+export type { ValidToken };
 
 export interface TokenCheck {
   token: string;
   /** `remote=<id>`: honoured only on the two `current` endpoints (auth.md §3). */
   remote: string | null;
-}
-
-export interface ValidToken {
-  identity: Identity;
-  /** When the record stops being valid, if ever (the gateway caches no longer). */
-  expiresAt: string | null;
 }
 
 interface TokenRow {
@@ -134,7 +131,12 @@ async function bare(db: Db, c: Readonly<ClusterConfig>, token: string) {
       'token_by_digest',
     ),
   );
-  return rows[0] ? toValid(rows[0], token) : null;
+  const row = rows[0];
+  if (!row) return null;
+  const ownSecret = row.secret_digest !== null && safeEqual(row.secret_digest, secretDigest(token));
+  return ownSecret
+    ? { ...toValid(row, token), v2Form: `v2/${row.uuid}/${token}` }
+    : toValid(row, token);
 }
 
 /**
@@ -159,7 +161,7 @@ export async function validateToken(
   if (v2) {
     return parseUuid(v2.uuid)?.cluster === c.ClusterID
       ? v2Local(db, c, v2.uuid, v2.secret, remote)
-      : null;
+      : rememberedRemoteToken(db, v2.uuid, v2.secret);
   }
   return bare(db, c, token);
 }

@@ -6,6 +6,7 @@ import type { LoginIdentity } from '@svc/contract';
 import { registerLogin } from '../auth/register-login';
 import { storeAccessToken } from '../auth/access-token';
 import { logoutToken } from '../auth/logout';
+import { rememberRemoteToken, remoteValidationFrom } from '../auth/remote-tokens';
 
 /** Operations only the gateway calls, under `/_internal/`, signed like every other call. */
 export type InternalHandler = (
@@ -30,6 +31,9 @@ const INTERNAL: Readonly<Record<string, InternalHandler>> = {
     if (!valid) throw new NotFoundError('token not valid');
     return valid;
   },
+  /** A token of another cluster, validated at its issuer: mirror its user, remember it. */
+  'POST /_internal/remote-tokens/remember': (deps, body) =>
+    rememberRemoteToken(deps, remoteValidationFrom(body)),
   /** A login the gateway checked with its provider: register the user, issue a token. */
   'POST /_internal/login': async (deps, body) => {
     const login = body['login'] as LoginIdentity;

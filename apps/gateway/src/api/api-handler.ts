@@ -1,16 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import {
-  anonymousIdentity,
-  endpointId,
-  parseRequest,
-  typedOptions,
-  type ParsedRequest,
-} from '@svc/contract';
+import { endpointId, parseRequest, typedOptions, type ParsedRequest } from '@svc/contract';
 import { EndpointNotFoundError, ForbiddenError, UnprocessableError } from '@svc/errors';
 import { sendJson } from '@svc/http-kit';
+import { routingFacts } from '../federation/federation';
 import { requestIdFrom, type Identity } from '@svc/ids';
-import { authenticate } from '../auth/authenticate';
 import { evictAfterWrite } from '../auth/evict';
 import { scopesPermit } from '../auth/scopes';
 import type { CoreAnswer } from '../core-client';
@@ -23,12 +17,15 @@ import { readApiRequest, splitUrl } from './read-request';
 export const isApiPath = (pathname: string): boolean =>
   pathname === '/svc/v1' || pathname.startsWith('/svc/v1/');
 
-/** Who calls (401) and whether the token's scopes allow it (403); public operations skip both. */
-async function callerOf(deps: GatewayDeps, p: ParsedRequest, pathname: string): Promise<Identity> {
-  if (p.endpoint.public) return anonymousIdentity(deps.home.ClusterID);
-  const identity = await authenticate(deps.auth, p.token, p.remote);
+/** 403 unless the token's scopes allow the call; bypass_federation is for admins only. */
+function checkAllowed(p: ParsedRequest, identity: Identity | null, pathname: string): void {
+  if (identity === null || p.endpoint.public) return;
   if (!scopesPermit(identity.scopes, p.method, pathname)) throw new ForbiddenError();
-  return identity;
+  if (routingFacts(p).bypassFederation && !identity.isAdmin) {
+    throw new ForbiddenError(
+      'The bypass_federation parameter is only permitted when current user is admin',
+    );
+  }
 }
 
 /** Answers up to this size are read whole and written in one go; larger ones stream. */
@@ -71,7 +68,8 @@ export function apiHandler(deps: GatewayDeps) {
         return;
       }
       const { pathname, search } = splitUrl(req.url ?? '/');
-      const parsed = parseRequest(await readApiRequest(req, pathname, search, maxBytes));
+      const read = await readApiRequest(req, pathname, search, maxBytes);
+      const parsed = parseRequest(read.parts);
       if (parsed.endpoint.servedBy === 'gateway') {
         if (parsed.bodyError) throw new UnprocessableError(parsed.bodyError);
         const handler = GATEWAY_HANDLERS[endpointId(parsed.endpoint)];
@@ -80,17 +78,26 @@ export function apiHandler(deps: GatewayDeps) {
         sendJson(res, reply.status, reply.body, method === 'HEAD');
         return;
       }
-      const identity = await callerOf(deps, parsed, pathname);
+      const route = deps.federation.route(parsed);
+      const admission = await deps.federation.admit(parsed, route, requestId);
+      checkAllowed(parsed, admission.identity, pathname);
       const options = typedOptions(parsed);
-      const answer = await deps.federation.execute({
-        endpoint: parsed.endpoint,
-        endpointId: endpointId(parsed.endpoint),
-        options,
-        identity,
-        remote: parsed.remote,
-        requestId,
-      });
-      if (answer.statusCode < 300) {
+      const outcome = await deps.federation.execute(
+        route,
+        {
+          endpoint: parsed.endpoint,
+          endpointId: endpointId(parsed.endpoint),
+          options,
+          remote: parsed.remote,
+        },
+        admission,
+      );
+      if (outcome.kind === 'forward') {
+        await deps.forward(req, res, { ...outcome.forwarding, body: read.raw });
+        return;
+      }
+      const status = outcome.kind === 'core' ? outcome.answer.statusCode : outcome.status;
+      if (status < 300) {
         const uuid = options['uuid'];
         evictAfterWrite(
           deps.auth.cache,
@@ -98,7 +105,8 @@ export function apiHandler(deps: GatewayDeps) {
           typeof uuid === 'string' ? uuid : undefined,
         );
       }
-      await passThrough(res, answer, method === 'HEAD');
+      if (outcome.kind === 'core') await passThrough(res, outcome.answer, method === 'HEAD');
+      else sendJson(res, outcome.status, outcome.body, method === 'HEAD');
     } catch (err) {
       answerError(res, err, deps.log, { method, url: req.url ?? '', requestId });
     }

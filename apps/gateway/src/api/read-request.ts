@@ -18,18 +18,18 @@ export function splitUrl(url: string): { pathname: string; search: string } {
 /**
  * Reads what the API needs from an HTTP request, in the contract's order: the route (404,
  * and 405 where no override can apply) before the body, then the body within
- * `API.MaxRequestSize` (413), parsed once.
+ * `API.MaxRequestSize` (413), parsed once. The raw body is kept for a pass-through.
  */
 export async function readApiRequest(
   req: IncomingMessage,
   pathname: string,
   search: string,
   maxBytes: number,
-): Promise<RequestParts> {
+): Promise<{ parts: RequestParts; raw: Buffer }> {
   const method = req.method ?? 'GET';
   preRoute(method, pathname);
   const raw = await readBody(req, maxBytes);
-  return {
+  const parts: RequestParts = {
     method,
     pathname,
     query: lastQueryValues(parseQueryString(search) as Record<string, unknown>),
@@ -37,4 +37,5 @@ export async function readApiRequest(
     methodOverride: header(req, 'x-http-method-override'),
     authorization: header(req, 'authorization'),
   };
+  return { parts, raw };
 }

@@ -13,24 +13,31 @@ interface Entry {
   identity: Identity;
 }
 
-const keyOf = (token: string, remote: string | null): string =>
+/** One entry per cluster a token was checked for, token, and honoured `remote`. */
+const keyOf = (cluster: string, token: string, remote: string | null): string =>
   createHash('sha256')
-    .update(`${token}\n${remote ?? ''}`)
+    .update(`${cluster}\n${token}\n${remote ?? ''}`)
     .digest('hex');
 
 export class TokenCache {
   private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TOKEN_CACHE_TTL_MS });
 
-  get(token: string, remote: string | null): Identity | undefined {
-    return this.cache.get(keyOf(token, remote))?.identity;
+  get(cluster: string, token: string, remote: string | null): Identity | undefined {
+    return this.cache.get(keyOf(cluster, token, remote))?.identity;
   }
 
   /** Never kept past the record's own expiry. */
-  set(token: string, remote: string | null, identity: Identity, expiresAt: string | null): void {
+  set(
+    cluster: string,
+    token: string,
+    remote: string | null,
+    identity: Identity,
+    expiresAt: string | null,
+  ): void {
     const untilExpiry = expiresAt === null ? Infinity : Date.parse(expiresAt) - Date.now();
     if (untilExpiry <= 0) return;
     this.cache.set(
-      keyOf(token, remote),
+      keyOf(cluster, token, remote),
       { identity },
       { ttl: Math.min(TOKEN_CACHE_TTL_MS, untilExpiry) },
     );

@@ -1,45 +1,193 @@
-import { msg, type Endpoint } from '@svc/contract';
+import type { Config } from '@svc/config';
+import {
+  anonymousIdentity,
+  msg,
+  resourceByType,
+  type Endpoint,
+  type ParsedRequest,
+} from '@svc/contract';
 import { NotFoundError } from '@svc/errors';
-import type { Identity } from '@svc/ids';
+import { clusterOf, parseV2Token, type Identity } from '@svc/ids';
 import type { CoreAnswer, CoreClient } from '../core-client';
+import type { Caller, ClusterCalls } from './cluster-calls';
+import { fanOut } from './fan-out';
+import { planList } from './federated-list';
+import type { Identities } from './identities';
 import { identityForCall } from './identity';
-import { planRoute, type Topology } from './route';
+import type { Forwarding } from './pass-through';
+import { findByPdh } from './pdh';
+import { planRoute, type Route, type RoutingFacts } from './route';
+import { tokenFor } from './salting';
+import { gatewayUrlOf, type Topology } from './topology';
 
-/** One call as the federation layer receives it from the router. */
-export interface RoutedCall {
+/** One call, typed, on its way to the clusters. */
+export interface TypedCall {
   endpoint: Endpoint;
   endpointId: string;
   options: Readonly<Record<string, unknown>>;
-  identity: Identity;
   remote: string | null;
-  requestId: string;
 }
 
+/** Who is calling, as far as this gateway had to find out before sending the call on. */
+export interface Admission {
+  /** null: another deployment's gateway checks the token (a pass-through). */
+  identity: Identity | null;
+  caller: Caller;
+}
+
+/** What became of a call: a core's answer to stream back, an answer made here, or a forward. */
+export type Outcome =
+  | { kind: 'core'; answer: CoreAnswer }
+  | { kind: 'json'; status: number; body: unknown }
+  | { kind: 'forward'; forwarding: Omit<Forwarding, 'body'> };
+
+export interface FederationDeps {
+  config: Readonly<Config>;
+  topology: Topology;
+  cores: ReadonlyMap<string, CoreClient>;
+  identities: Identities;
+  calls: ClusterCalls;
+}
+
+const TRUE = new Set<unknown>([true, 'true', 1, '1']);
+const stringParam = (v: unknown): string | null =>
+  typeof v === 'string' && v !== '' && v !== 'null' ? v : null;
+
+/** The raw facts routing reads (before parameters are typed: 401 and 403 come first). */
+export function routingFacts(p: ParsedRequest): RoutingFacts {
+  return {
+    endpoint: p.endpoint,
+    uuid: stringParam(p.params['uuid']),
+    clusterId: stringParam(p.params['cluster_id']),
+    forwardedFor: p.forwardedFor,
+    bypassFederation: TRUE.has(p.params['bypass_federation']),
+  };
+}
+
+/** Is the token this cluster's to check (a bare secret, or a v2 token issued at home)? */
+const isHomeToken = (token: string, home: string): boolean => {
+  const v2 = parseV2Token(token);
+  return v2 === null || clusterOf(v2.uuid) === home;
+};
+
 /**
- * The layer between the router and the clusters: decides where a call goes (planRoute) and
- * sends it there, to a core of this deployment over its pool.
+ * The layer between the router and the clusters (federation.md): plans where a call goes,
+ * finds out who the caller is there, and carries the call out — on a core of this deployment,
+ * through another deployment's gateway, or across several clusters for a federated list.
  */
 export class Federation {
-  private readonly topology: Topology;
+  constructor(private readonly deps: FederationDeps) {}
 
-  constructor(
-    home: string,
-    private readonly cores: ReadonlyMap<string, CoreClient>,
-  ) {
-    this.topology = { home, cores: new Set(cores.keys()) };
+  route(p: ParsedRequest): Route {
+    return planRoute(routingFacts(p), this.deps.topology);
   }
 
-  async execute(call: RoutedCall): Promise<CoreAnswer> {
-    const route = planRoute(call.endpoint, call.options, this.topology);
-    if (route.kind === 'no-proxy') throw new NotFoundError(msg.noProxyForCluster(route.cluster));
-    const identity = identityForCall(
-      call.identity,
-      call.endpoint,
-      call.remote,
-      route.cluster,
-      this.topology.home,
-    );
+  /** 401 here: the token checked on the cluster that will act on it. */
+  async admit(p: ParsedRequest, route: Route, requestId: string): Promise<Admission> {
+    const home = this.deps.topology.home;
+    const target = route.kind === 'core' ? route.cluster : home;
+    if (p.endpoint.public) {
+      return { identity: anonymousIdentity(target), caller: { token: null, requestId } };
+    }
+    const token = p.token;
+    if (route.kind === 'remote' && token && !isHomeToken(token, home)) {
+      return { identity: null, caller: { token, requestId } };
+    }
+    const atHome =
+      target === home || (token !== null && parseV2Token(token) === null)
+        ? await this.deps.identities.atHome(token, target === home ? p.remote : null)
+        : null;
+    const caller: Caller = {
+      token,
+      requestId,
+      ...(atHome?.v2Form ? { v2Form: atHome.v2Form } : {}),
+    };
+    if (route.kind === 'remote') return { identity: null, caller };
+    if (target === home) return { identity: atHome!.identity, caller };
+    const salted = token === null ? null : tokenFor(target, home, token, caller.v2Form);
+    const identity = await this.deps.identities.forCluster(target, salted, p.remote);
+    return { identity, caller };
+  }
+
+  async execute(route: Route, call: TypedCall, admission: Admission): Promise<Outcome> {
+    const { topology } = this.deps;
+    switch (route.kind) {
+      case 'core':
+        return { kind: 'core', answer: await this.onCore(route.cluster, call, admission) };
+      case 'remote':
+        return {
+          kind: 'forward',
+          forwarding: {
+            target: gatewayUrlOf(topology, topology.home, route.cluster)!,
+            cluster: route.cluster,
+            token:
+              admission.caller.token === null
+                ? null
+                : tokenFor(
+                    route.cluster,
+                    topology.home,
+                    admission.caller.token,
+                    admission.caller.v2Form,
+                  ),
+            home: topology.home,
+          },
+        };
+      case 'no-proxy':
+        throw new NotFoundError(msg.noProxyForCluster(route.cluster));
+      case 'not-found':
+        throw new NotFoundError();
+      case 'list':
+        return this.list(call, admission);
+      case 'pdh':
+        return this.pdh(call, admission);
+    }
+  }
+
+  private onCore(cluster: string, call: TypedCall, admission: Admission): Promise<CoreAnswer> {
+    const identity = identityForCall(admission.identity!, call.endpoint, call.remote);
     const body = JSON.stringify({ identity, options: call.options });
-    return this.cores.get(route.cluster)!.call(call.endpointId, body, call.requestId);
+    return this.deps.cores.get(cluster)!.call(call.endpointId, body, admission.caller.requestId);
+  }
+
+  private async list(call: TypedCall, admission: Admission): Promise<Outcome> {
+    const { topology, config } = this.deps;
+    const max = config.Clusters[topology.home]!.API.MaxItemsPerResponse;
+    const plan = planList(call.endpoint.resource, call.options, topology, max);
+    if (plan.kind === 'local') {
+      return { kind: 'core', answer: await this.onCore(topology.home, call, admission) };
+    }
+    const kind = `${resourceByType(call.endpoint.resource)!.kind}List`;
+    const items =
+      plan.kind === 'empty'
+        ? []
+        : await fanOut(
+            this.deps.calls,
+            call.endpoint,
+            call.options,
+            plan.byCluster,
+            admission.caller,
+          );
+    const limit = plan.kind === 'empty' ? Number(call.options['limit'] ?? 100) : max;
+    return {
+      kind: 'json',
+      status: 200,
+      body: { kind, offset: 0, limit: Math.min(limit, max), items },
+    };
+  }
+
+  private async pdh(call: TypedCall, admission: Admission): Promise<Outcome> {
+    const { topology } = this.deps;
+    const answer = await this.onCore(topology.home, call, admission);
+    if (answer.statusCode !== 404) return { kind: 'core', answer };
+    await answer.body.dump();
+    const remotes = [...(topology.remotes.get(topology.home)?.keys() ?? [])];
+    const body = await findByPdh(
+      this.deps.calls,
+      call.endpoint,
+      { ...call.options },
+      remotes,
+      admission.caller,
+    );
+    return { kind: 'json', status: 200, body };
   }
 }

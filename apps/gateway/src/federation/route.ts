@@ -1,41 +1,67 @@
 import type { Endpoint } from '@svc/contract';
 import { clusterOf } from '@svc/ids';
+import { reaches, type Topology } from './topology';
 
 /**
  * Where one call goes (federation.md §2), as a value that code and tests can look at:
- * the core of a cluster behind this gateway, or nowhere (404 "no proxy available").
+ * - `core`: a cluster of this deployment answers it (the home cluster or a sibling);
+ * - `remote`: another deployment's gateway answers it (the whole request is passed through);
+ * - `no-proxy`: nobody can (404 "no proxy available for cluster <id>");
+ * - `not-found`: a forwarded call naming a uuid of a cluster not behind this gateway (404);
+ * - `list`: a list at home that may be federated (§5 decides once the options are typed);
+ * - `pdh`: a collection by portable data hash: home first, then every routable remote.
  */
-export type Route = { kind: 'core'; cluster: string } | { kind: 'no-proxy'; cluster: string };
+export type Route =
+  | { kind: 'core'; cluster: string }
+  | { kind: 'remote'; cluster: string }
+  | { kind: 'no-proxy'; cluster: string }
+  | { kind: 'not-found' }
+  | { kind: 'list' }
+  | { kind: 'pdh' };
 
-/** What the gateway can reach: its home cluster and every cluster whose core it serves. */
-export interface Topology {
-  home: string;
-  cores: ReadonlySet<string>;
+/** What routing reads of a call: its operation and the raw parameters that name a cluster. */
+export interface RoutingFacts {
+  endpoint: Endpoint;
+  /** The `{uuid}` of calls on one object (a uuid, or a PDH for collections). */
+  uuid: string | null;
+  /** `cluster_id`, `""` counting as absent. */
+  clusterId: string | null;
+  forwardedFor: string | null;
+  bypassFederation: boolean;
 }
 
-/**
- * The cluster that answers a call: the uuid's cluster for calls on one object, `cluster_id`
- * for creates, lists and the rest (`""` counts as absent), otherwise the home cluster.
- */
-export function targetCluster(
-  endpoint: Endpoint,
-  options: Readonly<Record<string, unknown>>,
-  home: string,
-): string {
-  if (endpoint.routing === 'uuid') {
-    const uuid = options['uuid'];
-    return (typeof uuid === 'string' ? clusterOf(uuid) : null) ?? home;
+const PDH = /^[0-9a-f]{32}\+[0-9]+/;
+
+/** The cluster a call names: its uuid's for calls on one object, else `cluster_id`. */
+function namedCluster(f: RoutingFacts, home: string): string {
+  if (f.endpoint.routing === 'uuid') return (f.uuid ? clusterOf(f.uuid) : null) ?? home;
+  if (f.endpoint.routing === 'local') return home;
+  return f.clusterId ?? home;
+}
+
+const toward = (t: Topology, cluster: string): Route =>
+  t.cores.has(cluster)
+    ? { kind: 'core', cluster }
+    : reaches(t, t.home, cluster)
+      ? { kind: 'remote', cluster }
+      : { kind: 'no-proxy', cluster };
+
+/** Federation.md §2 as one pure function. */
+export function planRoute(f: RoutingFacts, t: Topology): Route {
+  const named = namedCluster(f, t.home);
+  if (f.forwardedFor !== null) {
+    // Never forwarded again: a cluster behind this gateway, else answered here.
+    if (t.cores.has(named)) return { kind: 'core', cluster: named };
+    return f.endpoint.routing === 'uuid' && named !== t.home
+      ? { kind: 'not-found' }
+      : { kind: 'core', cluster: t.home };
   }
-  if (endpoint.routing === 'local') return home;
-  const clusterId = options['cluster_id'];
-  return typeof clusterId === 'string' && clusterId !== '' ? clusterId : home;
-}
-
-export function planRoute(
-  endpoint: Endpoint,
-  options: Readonly<Record<string, unknown>>,
-  topology: Topology,
-): Route {
-  const cluster = targetCluster(endpoint, options, topology.home);
-  return topology.cores.has(cluster) ? { kind: 'core', cluster } : { kind: 'no-proxy', cluster };
+  if (f.bypassFederation) return { kind: 'core', cluster: t.home };
+  if (f.endpoint.routing === 'uuid' && f.uuid !== null && PDH.test(f.uuid)) {
+    return f.endpoint.resource === 'collections' && f.endpoint.name === 'get'
+      ? { kind: 'pdh' }
+      : { kind: 'core', cluster: t.home };
+  }
+  if (f.endpoint.routing === 'list' && f.clusterId === null) return { kind: 'list' };
+  return named === t.home ? { kind: 'core', cluster: t.home } : toward(t, named);
 }

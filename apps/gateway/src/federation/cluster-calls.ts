@@ -1,0 +1,99 @@
+import type { Endpoint } from '@svc/contract';
+import { ApiError, BadGatewayError } from '@svc/errors';
+import type { Identity } from '@svc/ids';
+import type { CoreJson, Identities } from './identities';
+import { identityForCall } from './identity';
+import type { RemoteGateways } from './remote-gateways';
+import { contactError } from './remote-gateway';
+import { tokenFor } from './salting';
+
+/** The caller as the federation layer sees it: the presented token and its home check. */
+export interface Caller {
+  token: string | null;
+  /** The v2 form of a bare local token, once home has checked it. */
+  v2Form?: string;
+  requestId: string;
+}
+
+export interface ClusterCallsDeps {
+  home: string;
+  cores: ReadonlySet<string>;
+  identities: Identities;
+  coreJson: CoreJson;
+  remotes: RemoteGateways;
+}
+
+/** A JSON answer from a cluster, whichever way it was reached. */
+export interface ClusterAnswer {
+  status: number;
+  body: unknown;
+}
+
+const asForm = (options: Record<string, unknown>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(options)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+  );
+
+/**
+ * One typed call sent to a given cluster the way federation requires: to a core of this
+ * deployment with the identity that cluster gives the (salted) token, or to another
+ * deployment's gateway as `POST` with `_method` and a form body (federation.md §5), with
+ * `forwarded_for`. Failures to reach a cluster, or refusals of the token there, throw.
+ */
+export class ClusterCalls {
+  constructor(private readonly deps: ClusterCallsDeps) {}
+
+  async call(
+    cluster: string,
+    endpoint: Endpoint,
+    options: Record<string, unknown>,
+    caller: Caller,
+    signal?: AbortSignal,
+  ): Promise<ClusterAnswer> {
+    const token =
+      caller.token === null ? null : tokenFor(cluster, this.deps.home, caller.token, caller.v2Form);
+    const id = `svc.${endpoint.resource}.${endpoint.name}`;
+    if (this.deps.cores.has(cluster)) {
+      const identity: Identity = await this.deps.identities.forCluster(cluster, token, null);
+      return this.deps.coreJson(cluster, id, options, identityForCall(identity, endpoint, null));
+    }
+    const gateway = this.deps.remotes.from(this.deps.home, cluster);
+    const path = `/svc/v1/${endpoint.path.replace('{uuid}', encodeURIComponent(String(options['uuid'] ?? '')))}`;
+    const form = asForm({
+      ...options,
+      uuid: undefined,
+      _method: endpoint.httpMethod,
+      forwarded_for: this.deps.home,
+    });
+    if (signal?.aborted) throw new ApiError(499, 'cancelled');
+    return gateway.send('POST', path, token, form, caller.requestId);
+  }
+
+  /** The call, with every failure (no answer, a refusal, an error status) as one 502. */
+  async checked(
+    cluster: string,
+    endpoint: Endpoint,
+    options: Record<string, unknown>,
+    caller: Caller,
+    describe: (detail: string) => string,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
+    let answer: ClusterAnswer;
+    try {
+      answer = await this.call(cluster, endpoint, options, caller, signal);
+    } catch (err) {
+      const detail =
+        err instanceof ApiError ? err.messages.join('; ') : contactError(cluster, err).messages[0]!;
+      throw new BadGatewayError(describe(detail));
+    }
+    if (answer.status !== 200) {
+      const errors = (answer.body as { errors?: unknown } | null)?.errors;
+      throw new BadGatewayError(
+        describe(`${answer.status} ${Array.isArray(errors) ? errors.join('; ') : ''}`.trim()),
+      );
+    }
+    return answer.body;
+  }
+}
