@@ -38,6 +38,8 @@ export interface DeploymentOptions {
   database?: 'default' | 'pglite';
   /** Changes one cluster's raw config section before validation. */
   configure?: (clusterId: string, section: Record<string, any>) => void;
+  /** Extra keys of the Gateway section (RemoteTimeout, …). */
+  gateway?: Record<string, unknown>;
 }
 
 // SVC_TEST_LOG=error shows what the servers log (they are silent otherwise).
@@ -49,7 +51,7 @@ export async function startTestDeployment(opts: DeploymentOptions = {}): Promise
   const home = opts.home ?? ids[0]!;
   const databases = await Promise.all(ids.map(() => createClusterDatabase(opts.database)));
   const raw = {
-    Gateway: { Listen: '127.0.0.1:0', HomeCluster: home },
+    Gateway: { Listen: '127.0.0.1:0', HomeCluster: home, ...opts.gateway },
     Clusters: Object.fromEntries(
       ids.map((id, i) => {
         const section: Record<string, unknown> = {

@@ -36,7 +36,6 @@ export function passThrough(timeoutMs: number) {
     router: (req) => forwardings.get(req)!.target,
     changeOrigin: true,
     proxyTimeout: timeoutMs,
-    timeout: timeoutMs,
     pathRewrite: (path, req) => forwardedPath(path, forwardings.get(req)!.home),
     on: {
       proxyReq: (proxyReq, req) => {

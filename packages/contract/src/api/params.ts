@@ -64,7 +64,18 @@ export const LIST_PARAMS = {
   include_trash: INCLUDE_TRASH_UNLISTED,
 };
 
-export const GET_PARAMS = { uuid: UUID, select: SELECT, include_trash: INCLUDE_TRASH_UNLISTED };
+/** Admins: act on this cluster's own record of another cluster's uuid (federation.md §2). */
+const BYPASS_UNLISTED = {
+  ...query('boolean', 'Admins: act on the local record', 'false'),
+  unlisted: true,
+} as const;
+
+export const GET_PARAMS = {
+  uuid: UUID,
+  select: SELECT,
+  include_trash: INCLUDE_TRASH_UNLISTED,
+  bypass_federation: BYPASS_UNLISTED,
+};
 export const CREATE_PARAMS = {
   select: SELECT,
   ensure_unique_name: ENSURE_UNIQUE_NAME,
@@ -74,9 +85,11 @@ export const UPDATE_PARAMS = {
   uuid: UUID,
   select: SELECT,
   include_trash: INCLUDE_TRASH_UNLISTED,
+  bypass_federation: BYPASS_UNLISTED,
 };
 export const DELETE_PARAMS = {
   uuid: UUID,
   select: SELECT,
   include_trash: INCLUDE_TRASH_UNLISTED,
+  bypass_federation: BYPASS_UNLISTED,
 };
