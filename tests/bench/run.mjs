@@ -6,8 +6,11 @@
 // the baseline. It then measures, with the same connections and duration for each:
 //   a. GET / on the bare express hello-world;
 //   b. GET /svc/v1/groups/<uuid> through the gateway (root token);
-//   c. the same GET straight to the core, with a gateway proof signed by this process;
-//   d. POST /svc/v1/workflows through the gateway and straight to the core.
+//   c. the same GET straight to the core, as the gateway's typed call (POST /_call/<endpoint id>)
+//      with a proof signed afresh per request by this process;
+//   d. a list of 100 collections through the gateway as a regular user, and the same 100 rows
+//      from a bare express 5 + node-postgres handler (the list's baseline);
+//   e. POST /svc/v1/workflows through the gateway and straight to the core.
 // and prints a table, the ratios with their targets (PASS/FAIL, informational: exit status 0
 // either way), and the same figures as one JSON line at the very end.
 // Exit status is non-zero only when something broke: a process failed, a request errored or
@@ -20,8 +23,8 @@
 //   BENCH_CONNECTIONS      concurrent connections (default 32)
 //   BENCH_QUICK=1 / --quick  smoke run: 2 s per scenario, 0.5 s warm-up
 //   BENCH_ONLY             comma-separated scenario ids to run (express-get, gateway-get,
-//                          gateway-get-v2-admin, gateway-get-v2,
-//                          core-get, gateway-create, core-create); ratios need both sides
+//                          gateway-get-v2-admin, gateway-get-v2, core-get, express-pg-list,
+//                          gateway-list, gateway-create, core-create); ratios need both sides
 //   BENCH_CPU_PROF=<dir>   run the gateway and the core under `node --cpu-prof` into <dir>
 //   DATABASE_URL           the PostgreSQL server to use (only its server part is used; default
 //                          postgres://postgres@127.0.0.1:5432)
@@ -438,11 +441,6 @@ async function main() {
   };
   startChild('core', [...prof('core'), 'apps/core/dist/main.js', CLUSTER], env);
   startChild('gateway', [...prof('gateway'), 'apps/gateway/dist/main.js'], env);
-  startChild(
-    'express',
-    [join(ROOT, 'tests/bench/hello-express.mjs'), HOST, String(expressPort)],
-    env,
-  );
 
   // The core trusts only the gateway's proof: a call is `POST /_call/<endpoint id>` with the
   // identity and typed options as JSON, signed as the gateway signs it (each proof usable once).
@@ -471,9 +469,8 @@ async function main() {
       return { method: 'POST', headers: c.headers(), body: c.body };
     }),
     waitForHttp('gateway', `${gatewayUrl}/svc/v1/groups`, () => ({ headers: auth })),
-    waitForHttp('express', `${expressUrl}/`, () => ({})),
   ]);
-  log('core, gateway and express are up');
+  log('core and gateway are up');
 
   // 3. Objects to read.
   const json = { 'content-type': 'application/json' };
@@ -505,6 +502,29 @@ async function main() {
     body: JSON.stringify({ group: { name: 'bench-user', group_class: 'project' } }),
   });
   const userGroupPath = `/svc/v1/groups/${(await userGroupRes.json()).uuid}`;
+  // 100 collections of that user, for a list page as a regular user (and the same rows from a
+  // bare express + pg handler, the baseline of the list target).
+  for (let i = 0; i < 100; i++) {
+    const made = await fetch(`${gatewayUrl}/svc/v1/collections`, {
+      method: 'POST',
+      headers: { ...userAuth, ...json },
+      body: JSON.stringify({ collection: { name: `bench ${i}`, properties: { i } } }),
+    });
+    if (!made.ok) throw new Error(`collection ${i}: ${made.status} ${await made.text()}`);
+  }
+  startChild(
+    'express',
+    [
+      join(ROOT, 'tests/bench/hello-express.mjs'),
+      HOST,
+      String(expressPort),
+      dbUrl.toString(),
+      user.uuid,
+    ],
+    env,
+  );
+  await waitForHttp('express', `${expressUrl}/`, () => ({}));
+  const listPath = '/svc/v1/collections?limit=100&count=none';
   // A v2 token of the root token's own user (the system user): the same GET as with the root
   // token, so the difference is the token form alone (lookup and cache), not permission checks.
   const rootV2 = await post('/svc/v1/api_client_authorizations', { api_client_authorization: {} });
@@ -519,6 +539,8 @@ async function main() {
   };
   const workflowBody = JSON.stringify({ workflow: { name: 'w' } });
   await check('express', `${expressUrl}/`);
+  await check('express + pg rows', `${expressUrl}/rows`);
+  await check('gateway list', `${gatewayUrl}${listPath}`, { headers: userAuth });
   await check('gateway GET', `${gatewayUrl}${groupPath}`, { headers: auth });
   const coreGet = coreCall('svc.groups.get', { uuid: group.uuid });
   await check('core GET', `${coreUrl}${coreGet.path}`, {
@@ -571,6 +593,17 @@ async function main() {
     })),
   );
   add(
+    await scenario('express-pg-list', 'express + pg, 100 rows', () => ({
+      url: `${expressUrl}/rows`,
+    })),
+  );
+  add(
+    await scenario('gateway-list', 'gateway list 100 collections, user v2 token', () => ({
+      url: `${gatewayUrl}${listPath}`,
+      headers: userAuth,
+    })),
+  );
+  add(
     await scenario('gateway-create', 'gateway POST workflow', () => ({
       url: `${gatewayUrl}/svc/v1/workflows`,
       method: 'POST',
@@ -603,6 +636,8 @@ function report(results, broken) {
   const figures = {
     gatewayGetVsExpress: ratio('gateway-get', 'express-get'),
     gatewayGetVsCoreGet: ratio('gateway-get', 'core-get'),
+    userV2GetVsExpress: ratio('gateway-get-v2', 'express-get'),
+    listVsExpressPg: ratio('gateway-list', 'express-pg-list'),
     v2TokenVsRootToken: ratio('gateway-get-v2-admin', 'gateway-get'),
     userV2VsRootToken: ratio('gateway-get-v2', 'gateway-get'),
     gatewayCreateVsCoreCreate: ratio('gateway-create', 'core-create'),
@@ -641,7 +676,16 @@ function report(results, broken) {
   out.push(
     `gateway GET / bare express        ${f(g)}   target >= ${TARGETS.gatewayVsExpress}   ${verdict(g === null ? null : g >= TARGETS.gatewayVsExpress)}`,
   );
-  out.push(`gateway GET / direct core GET     ${f(figures.gatewayGetVsCoreGet)}`);
+  const verdictAtLeast = (x, min) => verdict(x === null ? null : x >= min);
+  out.push(
+    `gateway GET / direct core GET     ${f(figures.gatewayGetVsCoreGet)}   target >= 0.75   ${verdictAtLeast(figures.gatewayGetVsCoreGet, 0.75)}`,
+  );
+  out.push(
+    `user v2 GET / bare express        ${f(figures.userV2GetVsExpress)}   target >= 0.30   ${verdictAtLeast(figures.userV2GetVsExpress, 0.3)}`,
+  );
+  out.push(
+    `list of 100 / express + pg        ${f(figures.listVsExpressPg)}   target >= 0.50   ${verdictAtLeast(figures.listVsExpressPg, 0.5)}`,
+  );
   const v = figures.v2TokenVsRootToken;
   out.push(
     `v2-token GET / root-token GET     ${f(v)}   target >= 0.80   ${verdict(v === null ? null : v >= 0.8)}   (same user, admin)`,
@@ -704,12 +748,7 @@ function report(results, broken) {
         },
       ]),
     ),
-    ratios: {
-      gatewayGetVsExpress: round(figures.gatewayGetVsExpress, 3),
-      gatewayGetVsCoreGet: round(figures.gatewayGetVsCoreGet, 3),
-      gatewayCreateVsCoreCreate: round(figures.gatewayCreateVsCoreCreate, 3),
-      gatewayHopP50Ms: round(figures.gatewayHopP50Ms, 3),
-    },
+    ratios: Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, round(v, 3)])),
     targets: {
       gatewayGetVsExpress: {
         min: TARGETS.gatewayVsExpress,
