@@ -1,0 +1,5 @@
+export * from './locator';
+export * from './signature';
+export * from './remote';
+export * from './manifest-blocks';
+export * from './rendezvous';
