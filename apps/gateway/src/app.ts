@@ -6,6 +6,7 @@ import { cors } from './http/cors';
 import { errorMiddleware } from './http/error-middleware';
 import { requestId } from './http/request-id';
 import { mountLogin } from './login';
+import { mountBlocks } from './blocks';
 import { apiCall } from './routing/api-call';
 import { proxyToCore } from './routing/proxy';
 
@@ -19,6 +20,7 @@ export function buildGatewayApp(deps: GatewayDeps): Express {
   app.use(cors);
   app.all('/discovery/v1/apis/:api/:version/rest', discovery(deps));
   mountLogin(app, deps);
+  mountBlocks(app, deps);
   app.use(apiCall(deps));
   app.use(proxyToCore(deps));
   app.use(() => {

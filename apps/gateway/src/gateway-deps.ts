@@ -1,6 +1,7 @@
 import type { Agent } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config, ClusterConfig } from '@svc/config';
+import type { BlockStore } from '@svc/volumes';
 import type { Authenticator } from './auth/authenticate';
 import type { CoreTarget } from './core-client';
 
@@ -12,4 +13,6 @@ export interface GatewayDeps {
   agent: Agent;
   auth: Authenticator;
   log: Logger;
+  /** The home cluster's volumes: the block service's store (storage.md §4). */
+  blocks: BlockStore;
 }

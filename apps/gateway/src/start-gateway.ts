@@ -4,6 +4,7 @@ import pino, { type Logger } from 'pino';
 import { splitListen, type Config } from '@svc/config';
 import { proofKey } from '@svc/ids';
 import { rootIdentity } from '@svc/contract';
+import { BlockStore, volumesOf } from '@svc/volumes';
 import { buildGatewayApp } from './app';
 import { TokenCache } from './auth/token-cache';
 import { CoreClient } from './core-client';
@@ -46,7 +47,9 @@ export async function startGateway(
     homeCore,
     fallback: accessTokenFallback(home, homeCore),
   };
-  const app = buildGatewayApp({ config, home, cores, agent, auth, log });
+  const blocks = new BlockStore(volumesOf(home), log.child({ part: 'blocks' }));
+  await blocks.start();
+  const app = buildGatewayApp({ config, home, cores, agent, auth, log, blocks });
   const server: Server = createServer(app);
   server.keepAliveTimeout = 65_000;
   const { host, port } = splitListen(listen);
@@ -64,6 +67,7 @@ export async function startGateway(
       server.closeAllConnections();
       agent.destroy();
       await homeCore.close();
+      await blocks.close();
     },
   };
 }

@@ -30,8 +30,8 @@ async function storeOf(...volumes: DirectoryVolume[]) {
   await store.start();
   return store;
 }
-const put = (store: BlockStore, data: string, desired: number) =>
-  store.write(md5(data), Readable.from([Buffer.from(data)]), data.length, desired);
+const put = async (store: BlockStore, data: string, desired: number) =>
+  (await store.write(md5(data), Readable.from([Buffer.from(data)]), data.length, desired)).replicas;
 
 describe('BlockStore', () => {
   it('writes in rendezvous order until the desired copies are stored', async () => {

@@ -21,6 +21,12 @@ export interface StoreCounters {
 
 export type HeadResult = 'ok' | 'not found' | 'corrupt';
 
+export interface WriteResult {
+  size: number;
+  /** Summed Replication of the volumes holding the block. */
+  replicas: number;
+}
+
 const discard = (): Writable =>
   new Writable({
     write(_chunk, _enc, done) {
@@ -88,7 +94,7 @@ export class BlockStore {
     body: Readable,
     expectedLength: number | null,
     desired: number,
-  ): Promise<number> {
+  ): Promise<WriteResult> {
     const targets = this.writable(hash);
     const existing = await this.existingCopies(hash, targets);
     const counted = (vs: Volume[]) => vs.reduce((n, v) => n + v.replication, 0);
@@ -96,7 +102,7 @@ export class BlockStore {
       const size = await this.verifyOnly(hash, body, expectedLength);
       const held = existing.filter((e) => e.size === size).map((e) => e.volume);
       if (targets.length === 0) throw new VolumeFullError('insufficient storage');
-      if (counted(held) >= desired) return this.refresh(hash, held);
+      if (counted(held) >= desired) return { size, replicas: await this.refresh(hash, held) };
       return this.writeCopies(hash, held, targets, { size, body: null }, desired);
     }
     const held = existing.filter((e) => expectedLength === null || e.size === expectedLength);
@@ -147,7 +153,7 @@ export class BlockStore {
     targets: Volume[],
     input: { size: number | null; body: Readable | null; expectedLength?: number | null },
     desired: number,
-  ): Promise<number> {
+  ): Promise<WriteResult> {
     let replicas = await this.refresh(hash, held);
     const body = input.body;
     let size = input.size;
@@ -180,7 +186,7 @@ export class BlockStore {
       if (full > 0 && failed === 0) throw new VolumeFullError('insufficient storage');
       throw new VolumeUnavailableError('all', new Error('volume unavailable'));
     }
-    return replicas;
+    return { size: size ?? input.expectedLength ?? 0, replicas };
   }
 
   /** The first copy of the right size, in read order, or null. */
