@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import { NotLoggedInError, UnprocessableError } from '@svc/errors';
 import type { GatewayDeps } from '../gateway-deps';
 import { registerLogin } from './issue-token';
@@ -7,6 +8,7 @@ import { checkReturnTo } from './return-to';
 export type GatewayHandler = (
   deps: GatewayDeps,
   params: Readonly<Record<string, unknown>>,
+  req: Request,
 ) => Promise<{ status: number; body: unknown }>;
 
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';

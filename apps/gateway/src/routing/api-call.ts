@@ -100,21 +100,22 @@ export function apiCall(deps: GatewayDeps): RequestHandler {
       if (parsed.error) throw new UnprocessableError(parsed.error);
       const handler = GATEWAY_HANDLERS[endpointId(endpoint)];
       if (!handler) throw new EndpointNotFoundError();
-      const reply = await handler(deps, params);
+      const reply = await handler(deps, params, req);
       sendJson(res, reply.status, reply.body, req.method === 'HEAD');
       return;
     }
     const remote = remoteParam(endpoint, params);
-    const identity = await authenticate(deps.auth, presentedToken(req, params), remote);
+    const token = presentedToken(req, params);
+    const identity = await authenticate(deps.auth, token, remote);
     if (!scopesPermit(identity.scopes, method, req.path)) throw new ForbiddenError();
     const clusterId = resolveCluster(endpoint, path, params, deps.home.ClusterID);
     const target = deps.cores.get(clusterId);
     if (!target) throw new NotFoundError(msg.noProxyForCluster(clusterId));
-    const vouched = identityFor(
-      withoutEcho(identity, endpoint, remote),
-      target,
-      deps.home.ClusterID,
-    );
+    const vouched = {
+      ...identityFor(withoutEcho(identity, endpoint, remote), target, deps.home.ClusterID),
+      // Locator signatures are made for the token exactly as presented (storage.md §2).
+      ...(token ? { token } : {}),
+    };
     forwards.set(req, { target, identityHeader: encodeIdentity(vouched), body, endpoint, path });
     next();
   };
