@@ -1,6 +1,6 @@
 import { RESOURCES, schemaName } from './registry';
 import type { HttpMethod, ParamSpec, ParamSpecs } from './params';
-import type { ResourceSpec } from './types';
+import type { ResourceSpec, StandardMethod } from './types';
 
 /**
  * How the gateway picks the cluster that answers (federation.md §2):
@@ -79,7 +79,7 @@ function standardEndpoints(r: ResourceSpec): Endpoint[] {
     r.type === 'groups'
       ? { async: p('boolean', 'Defer the permission update; answer 202', { default: 'false' }) }
       : {};
-  return [
+  const endpoints: Endpoint[] = [
     {
       resource: r.type,
       name: 'list',
@@ -145,6 +145,9 @@ function standardEndpoints(r: ResourceSpec): Endpoint[] {
       description: `Delete a ${r.singular}.`,
     },
   ];
+  return endpoints
+    .filter((e) => !r.methods || r.methods.includes(e.name as StandardMethod))
+    .map((e) => (r.servedBy ? { ...e, servedBy: r.servedBy, routing: 'local' as const } : e));
 }
 
 const EXTRA_ENDPOINTS: readonly Endpoint[] = [
@@ -206,8 +209,23 @@ const EXTRA_ENDPOINTS: readonly Endpoint[] = [
     path: 'config',
     params: {},
     response: null,
-    routing: 'cluster_id',
+    public: true,
+    servedBy: 'gateway',
+    routing: 'local',
     description: 'The public part of the cluster configuration.',
+  },
+  {
+    resource: 'keep_services',
+    name: 'accessible',
+    httpMethod: 'GET',
+    methods: ['GET'],
+    path: 'keep_services/accessible',
+    params: {},
+    response: 'KeepServiceList',
+    public: true,
+    servedBy: 'gateway',
+    routing: 'local',
+    description: 'The block services a client should use.',
   },
 ];
 

@@ -67,7 +67,13 @@ export interface ResourceSpec<A extends Attributes = Attributes> {
   readonly uniqueNamePerOwner?: boolean;
   /** Delete trashes instead of removing (groups, collections). */
   readonly trashable?: boolean;
+  /** The standard methods it has, when not all five (keep_services: list and get). */
+  readonly methods?: readonly StandardMethod[];
+  /** Answered by the gateway itself for every method (no table, no core). */
+  readonly servedBy?: 'gateway';
 }
+
+export type StandardMethod = 'list' | 'get' | 'create' | 'update' | 'delete';
 
 type ScalarOf<T extends AttrType> = T extends 'string' | 'text' | 'datetime'
   ? string
