@@ -39,4 +39,17 @@ describe('a cluster without volumes, BlobSigning off', () => {
     const res = await raw(d.current.url, 'GET', `/${md5('data')}+4`);
     expect([res.status, res.text]).toEqual([404, 'block not found\n']);
   });
+
+  it('collections take unsigned locators, but not a signature that does not verify', async () => {
+    const loc = `${md5('data')}+4`;
+    const ok = await U.client.request('POST', '/svc/v1/collections', {
+      json: { collection: { manifest_text: `. ${loc} 0:4:f\n` } },
+    });
+    expect([ok.status, ok.body.manifest_text]).toEqual([200, `. ${loc} 0:4:f\n`]);
+    const bad = `${loc}+A${'0'.repeat(40)}@7fffffff`;
+    const res = await U.client.request('POST', '/svc/v1/collections', {
+      json: { collection: { manifest_text: `. ${bad} 0:4:f\n` } },
+    });
+    expect([res.status, res.body.errors]).toEqual([403, [`invalid signature on locator ${bad}`]]);
+  });
 });

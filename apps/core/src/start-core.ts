@@ -11,6 +11,7 @@ import type { Db } from './db/db';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open-db';
 import { openPrisma } from './db/prisma';
+import { closeBlockStore, openBlockStore } from './storage/block-store';
 
 export interface RunningCore {
   clusterId: string;
@@ -36,6 +37,7 @@ export async function startCore(
   await opened.db.transaction((tx) =>
     refreshPermissions(tx, cluster.ClusterID, [builtInUuids(cluster.ClusterID).anonymousGroup]),
   );
+  await openBlockStore(cluster, log);
   const app = buildCoreApp({
     cluster,
     db: opened.db,
@@ -60,6 +62,7 @@ export async function startCore(
       server.closeAllConnections();
       await prisma.$disconnect();
       await opened.db.close();
+      await closeBlockStore(cluster.ClusterID);
     },
   };
 }

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 export const EMPTY_PDH = 'd41d8cd98f00b204e9800998ecf8427e+0';
 export const PDH_RE = /^[0-9a-f]{32}\+[0-9]+$/;
 
-const LOCATOR_RE = /^[0-9a-f]{32}\+[0-9]+(\+[A-Za-z][^+ ]*)*$/;
+const LOCATOR_RE = /^[0-9a-f]{32}\+[0-9]+(\+[A-Z][A-Za-z0-9@_-]*)*$/;
 const FILE_RE = /^([0-9]+):([0-9]+):(.+)$/;
 
 export interface ParsedManifest {
