@@ -12,6 +12,7 @@ import { migrate } from './db/migrate';
 import { openDatabase } from './db/open-db';
 import { openPrisma } from './db/prisma';
 import { closeBlockStore, openBlockStore } from './storage/block-store';
+import { scheduleBlockGc } from './jobs/block-gc-schedule';
 
 export interface RunningCore {
   clusterId: string;
@@ -38,6 +39,7 @@ export async function startCore(
     refreshPermissions(tx, cluster.ClusterID, [builtInUuids(cluster.ClusterID).anonymousGroup]),
   );
   await openBlockStore(cluster, log);
+  const stopBlockGc = scheduleBlockGc(opened.db, cluster, log);
   const app = buildCoreApp({
     cluster,
     db: opened.db,
@@ -58,6 +60,7 @@ export async function startCore(
     url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
     db: opened.db,
     async close() {
+      stopBlockGc();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await prisma.$disconnect();
