@@ -7,6 +7,7 @@ import { errorMiddleware } from './http/error-middleware';
 import { requestId } from './http/request-id';
 import { mountLogin } from './login';
 import { mountBlocks } from './blocks';
+import { mountFiles } from './files';
 import { apiCall } from './routing/api-call';
 import { proxyToCore } from './routing/proxy';
 
@@ -21,6 +22,7 @@ export function buildGatewayApp(deps: GatewayDeps): Express {
   app.all('/discovery/v1/apis/:api/:version/rest', discovery(deps));
   mountLogin(app, deps);
   mountBlocks(app, deps);
+  mountFiles(app, deps);
   app.use(apiCall(deps));
   app.use(proxyToCore(deps));
   app.use(() => {

@@ -3,3 +3,4 @@ export * from './signature';
 export * from './remote';
 export * from './manifest-blocks';
 export * from './rendezvous';
+export * from './manifest-tree';

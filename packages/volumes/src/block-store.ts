@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { rendezvousOrder } from '@svc/blocks';
 import { isVerificationError, VolumeFullError, VolumeUnavailableError } from './errors';
 import { BlockVerifier } from './verify';
-import type { Volume } from './volume';
+import type { ByteRange, Volume } from './volume';
 
 export interface VolumeState {
   volume: Volume;
@@ -189,13 +189,17 @@ export class BlockStore {
     return { size: size ?? input.expectedLength ?? 0, replicas };
   }
 
-  /** The first copy of the right size, in read order, or null. */
-  async open(hash: string, size: number): Promise<{ volume: Volume; stream: Readable } | null> {
+  /** The first copy of the right size, in read order (all of it, or a range), or null. */
+  async open(
+    hash: string,
+    size: number,
+    range?: ByteRange,
+  ): Promise<{ volume: Volume; stream: Readable } | null> {
     for (const volume of this.readOrder(hash)) {
       try {
         const st = await volume.stat(hash);
         if (!st || st.size !== size) continue;
-        const stream = await volume.get(hash);
+        const stream = await volume.get(hash, range);
         if (stream) return { volume, stream };
       } catch (err) {
         this.log.warn({ volume: volume.id, err: (err as Error).message }, 'block read failed');

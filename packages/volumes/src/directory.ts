@@ -8,7 +8,7 @@ import { VolumeUnavailableError } from './errors';
 import { isMissing, volumeError } from './fs-errors';
 import { syncedFileSink } from './file-sink';
 import { BlockVerifier } from './verify';
-import type { Clock, PutOptions, StoredBlock, TrashedBlock, Volume } from './volume';
+import type { ByteRange, Clock, PutOptions, StoredBlock, TrashedBlock, Volume } from './volume';
 
 const PREFIX_DIR = /^[0-9a-f]{3}$/;
 const BLOCK_FILE = /^[0-9a-f]{32}$/;
@@ -101,10 +101,10 @@ export class DirectoryVolume implements Volume {
     }
   }
 
-  async get(hash: string): Promise<Readable | null> {
+  async get(hash: string, range?: ByteRange): Promise<Readable | null> {
     try {
       const fh = await open(this.live(hash), 'r');
-      return fh.createReadStream();
+      return fh.createReadStream(range ? { start: range.start, end: range.end } : {});
     } catch (err) {
       if (isMissing(err)) return null;
       throw volumeError(this.id, err);

@@ -20,7 +20,7 @@ import { isVerificationError, VolumeUnavailableError } from './errors';
 import { volumeError } from './fs-errors';
 import { syncedFileSink } from './file-sink';
 import { BlockVerifier } from './verify';
-import type { PutOptions, StoredBlock, TrashedBlock, Volume } from './volume';
+import type { ByteRange, PutOptions, StoredBlock, TrashedBlock, Volume } from './volume';
 
 const TRASH_PREFIX = 'trash/';
 
@@ -150,10 +150,14 @@ export class S3Volume implements Volume {
     );
   }
 
-  async get(hash: string): Promise<Readable | null> {
+  async get(hash: string, range?: ByteRange): Promise<Readable | null> {
     try {
       const out = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: this.key(hash) }),
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.key(hash),
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
       );
       return out.Body as Readable;
     } catch (err) {

@@ -114,6 +114,12 @@ describe.each([directoryDriver, s3Driver])('$name volume', (driver) => {
     expect(Number(st!.mtimeNs / 1_000_000n)).toBeGreaterThan(Date.now() - 60_000);
   });
 
+  it('reads a range of a block', async () => {
+    const data = bytes('0123456789');
+    await v.put(md5(data), streamOf(data), { expectedLength: 10 });
+    expect((await readAll(await v.get(md5(data), { start: 2, end: 5 })))!.toString()).toBe('2345');
+  });
+
   it('takes a body of unknown length in several chunks', async () => {
     const parts = [bytes('a'.repeat(70_000)), bytes('b'.repeat(10)), bytes('')];
     const all = Buffer.concat(parts);

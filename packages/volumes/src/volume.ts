@@ -38,8 +38,8 @@ export interface Volume {
    * then makes it durable under its name. Returns the block's size.
    */
   put(hash: string, body: Readable, opts: PutOptions): Promise<number>;
-  /** The stored copy's bytes, or null when there is none. */
-  get(hash: string): Promise<Readable | null>;
+  /** The stored copy's bytes (or bytes `start`..`end` inclusive), or null when there is none. */
+  get(hash: string, range?: ByteRange): Promise<Readable | null>;
   stat(hash: string): Promise<StoredBlock | null>;
   /** Refreshes the modification time of a live copy; false when there is none. */
   touch(hash: string): Promise<boolean>;
@@ -53,6 +53,12 @@ export interface Volume {
   index(prefix?: string): AsyncIterable<StoredBlock>;
   trashIndex(): AsyncIterable<TrashedBlock>;
   close(): Promise<void>;
+}
+
+/** Bytes `start` to `end`, both included. */
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 /** What a volume uses as "now" (tests move it). */

@@ -12,11 +12,14 @@ export function scheduleBlockGc(db: Db, cluster: Readonly<ClusterConfig>, log: L
   const seconds = cluster.Collections.BlobTrashCheckInterval;
   const store = blockStoreOf(cluster.ClusterID);
   if (seconds === 0 || !store || store.states.length === 0) return () => undefined;
-  const timer = setInterval(() => {
-    runBlockGc({ db, cluster, store, now: Date.now, log }).catch((err: unknown) =>
-      log.error({ err }, 'block garbage collection failed'),
-    );
-  }, Math.min(seconds * 1000, 2 ** 31 - 1));
+  const timer = setInterval(
+    () => {
+      runBlockGc({ db, cluster, store, now: Date.now, log }).catch((err: unknown) =>
+        log.error({ err }, 'block garbage collection failed'),
+      );
+    },
+    Math.min(seconds * 1000, 2 ** 31 - 1),
+  );
   timer.unref();
   return () => clearInterval(timer);
 }
