@@ -104,7 +104,11 @@ export class DirectoryVolume implements Volume {
   async get(hash: string, range?: ByteRange): Promise<Readable | null> {
     try {
       const fh = await open(this.live(hash), 'r');
-      return fh.createReadStream(range ? { start: range.start, end: range.end } : {});
+      // 1 MiB reads: a 64 MiB block in 64 system calls, not a thousand.
+      const chunking = { highWaterMark: 1 << 20 };
+      return fh.createReadStream(
+        range ? { ...chunking, start: range.start, end: range.end } : chunking,
+      );
     } catch (err) {
       if (isMissing(err)) return null;
       throw volumeError(this.id, err);
