@@ -30,7 +30,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dist, flagEnv, fmtInt, makeLog, numberEnv, randomAlnum, undici } from './lib/common.mjs';
+import { flagEnv, fmtInt, makeLog, numberEnv, randomAlnum, undici } from './lib/common.mjs';
 import { createBenchDatabase, onCleanup, runMain } from './lib/database.mjs';
 import { heading, jsonLine, out, table } from './lib/report.mjs';
 
