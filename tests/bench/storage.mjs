@@ -15,6 +15,7 @@
 //    time and that process's peak memory.
 //
 // BENCH_SCALE scales the block count of 1 and 3 (16 blocks and 100,000 collections at 1).
+// BENCH_STORAGE_PARTS=throughput,memory,gc runs only those parts (default: all three).
 // BENCH_STRICT=1 exits 2 when a target is missed. DATABASE_URL names the PostgreSQL server.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -43,6 +44,7 @@ const COLLECTIONS = Math.max(1000, Math.round(100_000 * SCALE));
 const PER_COLLECTION = 10;
 const MIB = 1024 * 1024;
 const md5 = (b) => createHash('md5').update(b).digest('hex');
+const PARTS = new Set((process.env.BENCH_STORAGE_PARTS || 'throughput,memory,gc').split(','));
 
 // ---------------------------------------------------------------- the server process
 
@@ -264,16 +266,7 @@ function gcChild(databaseUrl, volume, rootToken) {
 
 // ---------------------------------------------------------------- main
 
-runMain(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-storage-'));
-  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
-  const db = await createBenchDatabase('svc_bench_storage_');
-  const rootToken = randomAlnum(40);
-  const server = await startServer(dir, db.url, rootToken);
-  log(
-    `server ${server.url} (pid ${server.pid}), ${BLOCKS} blocks of 64 MiB, ${fmtInt(COLLECTIONS)} collections`,
-  );
-
+async function throughputPart(server, db, rootToken, dir) {
   const t = await throughput(server, rootToken, dir);
   heading(`1. throughput: ${BLOCKS} x 64 MiB through the gateway vs cp on the same disk`);
   out(
@@ -304,6 +297,10 @@ runMain(async () => {
     ]),
   );
 
+  return t;
+}
+
+async function memoryPart(server, _db, rootToken) {
   const m = await memory(server, rootToken);
   heading('2. server memory while 8 clients upload 64 MiB blocks at once (3 rounds)');
   out(
@@ -318,6 +315,10 @@ runMain(async () => {
     ]),
   );
 
+  return m;
+}
+
+async function gcPart(server, db, rootToken, dir) {
   const volume = join(dir, 'gc-volume');
   const filled = await fillGcData(db.url, volume);
   log(
@@ -343,21 +344,44 @@ runMain(async () => {
   if (gc.counts.trashed !== filled.orphans)
     throw new Error(`expected ${filled.orphans} trashed, got ${gc.counts.trashed}`);
 
+  return gc;
+}
+
+runMain(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-storage-'));
+  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  const db = await createBenchDatabase('svc_bench_storage_');
+  const rootToken = randomAlnum(40);
+  const server = await startServer(dir, db.url, rootToken);
+  log(
+    `server ${server.url} (pid ${server.pid}), ${BLOCKS} blocks of 64 MiB, ${fmtInt(COLLECTIONS)} collections`,
+  );
+
+  const t = PARTS.has('throughput') ? await throughputPart(server, db, rootToken, dir) : null;
+  const m = PARTS.has('memory') ? await memoryPart(server, db, rootToken) : null;
+  const gc = PARTS.has('gc') ? await gcPart(server, db, rootToken, dir) : null;
   jsonLine({
     bench: 'storage',
     scale: SCALE,
-    upload_vs_cp: +(t.cpMs / t.uploadMs).toFixed(3),
-    download_vs_cp: +(t.cpMs / t.downloadMs).toFixed(3),
-    upload_vs_cp_sync: +(t.cpSyncMs / t.uploadMs).toFixed(3),
-    upload_mib_s: +t.mbs(t.uploadMs).toFixed(1),
-    download_mib_s: +t.mbs(t.downloadMs).toFixed(1),
-    cp_mib_s: +t.mbs(t.cpMs).toFixed(1),
-    server_rss_peak_mib: +(m.peak / MIB).toFixed(1),
-    server_hwm_mib: +(m.hwm / MIB).toFixed(1),
-    gc_collections: COLLECTIONS,
-    gc_seconds: +(gc.ms / 1000).toFixed(2),
-    gc_hwm_mib: +(gc.hwm / MIB).toFixed(1),
+    ...(t && {
+      upload_vs_cp: +(t.cpMs / t.uploadMs).toFixed(3),
+      download_vs_cp: +(t.cpMs / t.downloadMs).toFixed(3),
+      upload_vs_cp_sync: +(t.cpSyncMs / t.uploadMs).toFixed(3),
+      upload_mib_s: +t.mbs(t.uploadMs).toFixed(1),
+      download_mib_s: +t.mbs(t.downloadMs).toFixed(1),
+      cp_mib_s: +t.mbs(t.cpMs).toFixed(1),
+    }),
+    ...(m && {
+      server_rss_peak_mib: +(m.peak / MIB).toFixed(1),
+      server_hwm_mib: +(m.hwm / MIB).toFixed(1),
+    }),
+    ...(gc && {
+      gc_collections: COLLECTIONS,
+      gc_seconds: +(gc.ms / 1000).toFixed(2),
+      gc_hwm_mib: +(gc.hwm / MIB).toFixed(1),
+    }),
   });
-  const missed = m.hwm >= 512 * MIB || t.cpMs / t.uploadMs < 0.7 || t.cpMs / t.downloadMs < 0.7;
+  const missed =
+    (m && m.hwm >= 512 * MIB) || (t && (t.cpMs / t.uploadMs < 0.7 || t.cpMs / t.downloadMs < 0.7));
   return STRICT && missed ? 2 : 0;
 });

@@ -12,6 +12,7 @@ import type { ByteRange, Clock, PutOptions, StoredBlock, TrashedBlock, Volume } 
 
 const PREFIX_DIR = /^[0-9a-f]{3}$/;
 const BLOCK_FILE = /^[0-9a-f]{32}$/;
+const STAT_BATCH = 64;
 /** Unfinished writes older than this are left-overs of a crash. */
 const STALE_TMP_MS = 3_600_000;
 
@@ -41,6 +42,8 @@ export class DirectoryVolume implements Volume {
   readonly readOnly: boolean;
   readonly replication: number;
   private readonly clock: Clock;
+  /** Trash directories known to exist (garbage collection trashes thousands at a time). */
+  private readonly trashDirs = new Set<string>();
 
   constructor(
     readonly id: string,
@@ -141,7 +144,11 @@ export class DirectoryVolume implements Volume {
     const current = await this.stat(hash);
     if (!current || current.mtimeNs !== ifMtimeNs) return false;
     try {
-      await mkdir(join(this.root, 'trash', hash.slice(0, 3)), { recursive: true });
+      const dir = join(this.root, 'trash', hash.slice(0, 3));
+      if (!this.trashDirs.has(dir)) {
+        await mkdir(dir, { recursive: true });
+        this.trashDirs.add(dir);
+      }
       // The trashed copy's time is when it was trashed (set first: a failed rename only
       // leaves the live copy younger, never an old trashed one).
       await utimes(this.live(hash), this.nowSeconds(), this.nowSeconds());
@@ -175,10 +182,13 @@ export class DirectoryVolume implements Volume {
   async *index(prefix = ''): AsyncIterable<StoredBlock> {
     for (const dir of await this.listDirs(this.root)) {
       if (!dir.startsWith(prefix.slice(0, 3)) && !prefix.startsWith(dir)) continue;
-      for (const name of await readdir(join(this.root, dir)).catch(() => [])) {
-        if (!BLOCK_FILE.test(name) || !name.startsWith(prefix)) continue;
-        const st = await this.stat(name);
-        if (st) yield st;
+      const names = (await readdir(join(this.root, dir)).catch(() => [])).filter(
+        (name) => BLOCK_FILE.test(name) && name.startsWith(prefix),
+      );
+      // Several stats at once: the file system answers them in parallel.
+      for (let i = 0; i < names.length; i += STAT_BATCH) {
+        const stats = await Promise.all(names.slice(i, i + STAT_BATCH).map((n) => this.stat(n)));
+        for (const st of stats) if (st) yield st;
       }
     }
   }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ClusterConfig } from '@svc/config';
-import type { BlockStore, StoredBlock, TrashedBlock, Volume } from '@svc/volumes';
+import type { BlockStore, TrashedBlock, Volume } from '@svc/volumes';
 import type { Db } from '../db/db';
 import { holdReferencesExclusive } from '../storage/reference-lock';
 import { withGcRunLock } from './block-gc-lock';
@@ -28,29 +28,52 @@ export interface BlockGcCounts {
   ms: number;
 }
 
+/** A volume's copies, kept compact: a run may list millions. */
 interface Listing {
   volume: Volume;
-  live: StoredBlock[];
+  hashes: string[];
+  mtimesNs: BigInt64Array;
   trash: TrashedBlock[];
+}
+
+async function listVolume(volume: Volume): Promise<Listing> {
+  const hashes: string[] = [];
+  let mtimes = new BigInt64Array(1024);
+  for await (const b of volume.index()) {
+    if (hashes.length === mtimes.length) {
+      const grown = new BigInt64Array(mtimes.length * 2);
+      grown.set(mtimes);
+      mtimes = grown;
+    }
+    mtimes[hashes.length] = b.mtimeNs;
+    hashes.push(b.hash);
+  }
+  const trash: TrashedBlock[] = [];
+  for await (const t of volume.trashIndex()) trash.push(t);
+  return { volume, hashes, mtimesNs: mtimes.subarray(0, hashes.length), trash };
 }
 
 async function listVolumes(store: BlockStore): Promise<Listing[]> {
   const out: Listing[] = [];
-  for (const s of store.states) {
-    if (!s.available) continue;
-    const listing: Listing = { volume: s.volume, live: [], trash: [] };
-    for await (const b of s.volume.index()) listing.live.push(b);
-    for await (const t of s.volume.trashIndex()) listing.trash.push(t);
-    out.push(listing);
-  }
+  for (const s of store.states) if (s.available) out.push(await listVolume(s.volume));
   return out;
 }
 
 function replicaCounts(listings: readonly Listing[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const l of listings)
-    for (const b of l.live) counts.set(b.hash, (counts.get(b.hash) ?? 0) + l.volume.replication);
+    for (const h of l.hashes) counts.set(h, (counts.get(h) ?? 0) + l.volume.replication);
   return counts;
+}
+
+/** Runs `fn` over `items`, `n` at a time (volume operations wait on I/O, not CPU). */
+async function inParallel<T>(n: number, items: readonly T[], fn: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 /** Moves unreferenced copies older than BlobSigningTTL to their volume's trash. */
@@ -60,12 +83,15 @@ async function trashUnreferenced(
   cutoffNs: bigint,
 ): Promise<number> {
   let trashed = 0;
-  for (const { volume, live } of listings) {
+  for (const { volume, hashes, mtimesNs } of listings) {
     if (volume.readOnly) continue;
-    for (const b of live) {
-      if (referenced.has(b.hash) || b.mtimeNs >= cutoffNs) continue;
-      if (await volume.trash(b.hash, b.mtimeNs)) trashed++;
-    }
+    const candidates: number[] = [];
+    hashes.forEach((h, i) => {
+      if (!referenced.has(h) && mtimesNs[i]! < cutoffNs) candidates.push(i);
+    });
+    await inParallel(16, candidates, async (i) => {
+      if (await volume.trash(hashes[i]!, mtimesNs[i]!)) trashed++;
+    });
   }
   return trashed;
 }
