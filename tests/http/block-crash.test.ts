@@ -93,5 +93,5 @@ describe('a server killed while clients upload', () => {
           .digest('hex'),
       ]).toEqual([name, name]);
     }
-  }, 60_000);
+  }, 180_000);
 });

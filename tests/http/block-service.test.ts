@@ -149,7 +149,7 @@ describe('PUT /<md5> (storage.md §4)', () => {
       () => 'connection closed',
     );
     expect(big).toEqual([413, 'block too large\n']);
-  });
+  }, 60_000);
 
   it('400 "content length mismatch" when the body ends early', async () => {
     const res = await rawExchange(d.current.url, [

@@ -261,5 +261,5 @@ describe('WebDAV (storage.md §9)', () => {
     expect(stored).toContain(`${md5(big.subarray(64 * 1024 * 1024))}+10`);
     const tail = await c('/big.bin', { headers: { range: `bytes=${64 * 1024 * 1024 - 2}-` } });
     expect([tail.status, tail.body.length]).toEqual([206, 12]);
-  });
+  }, 120_000);
 });
