@@ -11,9 +11,9 @@ module.exports = {
     {
       name: 'pure-packages-have-no-io',
       comment:
-        'contract, list-engine, ids and errors are pure: no database, network or HTTP framework',
+        'contract, list-engine, ids, blocks and errors are pure: no database, network or HTTP framework',
       severity: 'error',
-      from: { path: '^packages/(contract|list-engine|ids|errors)/' },
+      from: { path: '^packages/(contract|list-engine|ids|errors|blocks)/' },
       to: {
         path: [
           'node_modules/(pg|@electric-sql|express|undici|http-proxy-middleware|@prisma)/',

@@ -12,7 +12,8 @@ const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swc },
   moduleNameMapper: {
-    '^@svc/(errors|ids|config|contract|list-engine|client|http-kit)$': '<rootDir>/packages/$1/src',
+    '^@svc/(errors|ids|config|contract|list-engine|client|http-kit|blocks|volumes)$':
+      '<rootDir>/packages/$1/src',
     '^@svc/(core|gateway|launcher)$': '<rootDir>/apps/$1/src',
     '^@svc/tests/(.*)$': '<rootDir>/tests/$1',
   },

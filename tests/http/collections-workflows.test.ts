@@ -1,19 +1,22 @@
 import { useDeployment } from '../harness/deployment';
-import { makeUser } from '../harness/users';
+import { signManifestFor, unsigned } from '../harness/signing';
+import { makeUser, type TestUser } from '../harness/users';
 
 const d = useDeployment();
-const SIGNED = '. acbd18db4cc2f85cedef654fccc4a4d8+3+A27f1c2a0e1b5d0f0@65f0a000 0:3:foo.txt\n';
+const PLAIN = '. acbd18db4cc2f85cedef654fccc4a4d8+3 0:3:foo.txt\n';
+/** The manifest as a client sends it: signed for its own token (storage.md §5). */
+const signedFor = (u: TestUser) => signManifestFor(d.current, u.token, PLAIN);
 
 describe('collections', () => {
   it('compute the portable data hash from the manifest, without permission hints', async () => {
     const u = await makeUser(d.current);
     const res = await u.client.request('POST', '/svc/v1/collections', {
-      json: { collection: { manifest_text: SIGNED } },
+      json: { collection: { manifest_text: signedFor(u) } },
     });
+    expect(unsigned(res.body.manifest_text)).toBe(PLAIN);
     expect(res.body).toMatchObject({
       portable_data_hash: '83367e8913dcec0bf3fc25ed5a27eacb+49',
-      manifest_text: '. acbd18db4cc2f85cedef654fccc4a4d8+3 0:3:foo.txt\n',
-      unsigned_manifest_text: '. acbd18db4cc2f85cedef654fccc4a4d8+3 0:3:foo.txt\n',
+      unsigned_manifest_text: PLAIN,
       file_count: 1,
       file_size_total: 3,
     });
@@ -24,7 +27,7 @@ describe('collections', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ portable_data_hash: 'nope' }, 'portable_data_hash is not a valid locator'],
       [
-        { manifest_text: SIGNED, portable_data_hash: 'd41d8cd98f00b204e9800998ecf8427e+0' },
+        { manifest_text: signedFor(u), portable_data_hash: 'd41d8cd98f00b204e9800998ecf8427e+0' },
         "portable_data_hash 'd41d8cd98f00b204e9800998ecf8427e+0' does not match computed hash '83367e8913dcec0bf3fc25ed5a27eacb+49'",
       ],
       [
@@ -42,7 +45,7 @@ describe('collections', () => {
     const ok = await u.client.request('POST', '/svc/v1/collections', {
       json: {
         collection: {
-          manifest_text: SIGNED,
+          manifest_text: signedFor(u),
           portable_data_hash: '83367e8913dcec0bf3fc25ed5a27eacb+99',
         },
       },
@@ -93,7 +96,9 @@ describe('collections', () => {
   });
 
   it('accept an empty-directory marker 0:0:. and hints of the allowed characters', async () => {
-    const u = await makeUser(d.current);
+    // An admin: a locator without a permission signature is refused to others (storage.md §5),
+    // and answers carry signed manifests, so the stored text is read from unsigned_manifest_text.
+    const u = { client: d.current.root };
     const empty = 'd41d8cd98f00b204e9800998ecf8427e+0';
     for (const [manifest_text, count] of [
       [`. ${empty} 0:0:.\n`, 1],
@@ -103,7 +108,7 @@ describe('collections', () => {
       const res = await u.client.request('POST', '/svc/v1/collections', {
         json: { collection: { manifest_text } },
       });
-      expect([res.status, res.body.manifest_text, res.body.file_count]).toEqual([
+      expect([res.status, res.body.unsigned_manifest_text, res.body.file_count]).toEqual([
         200,
         manifest_text,
         count,
@@ -115,7 +120,7 @@ describe('collections', () => {
     const u = await makeUser(d.current);
     const other = await makeUser(d.current);
     await u.client.request('POST', '/svc/v1/collections', {
-      json: { collection: { manifest_text: SIGNED } },
+      json: { collection: { manifest_text: signedFor(u) } },
     });
     const byPdh = await u.client.request(
       'GET',
@@ -124,7 +129,9 @@ describe('collections', () => {
     expect(byPdh.body).toEqual({
       kind: 'svc#collection',
       portable_data_hash: '83367e8913dcec0bf3fc25ed5a27eacb+49',
-      manifest_text: '. acbd18db4cc2f85cedef654fccc4a4d8+3 0:3:foo.txt\n',
+      manifest_text: expect.stringMatching(
+        /^\. acbd18db4cc2f85cedef654fccc4a4d8\+3\+A[0-9a-f]{40}@[0-9a-f]{8} 0:3:foo.txt\n$/,
+      ),
     });
     expect(
       (await other.client.request('GET', '/svc/v1/collections/83367e8913dcec0bf3fc25ed5a27eacb+49'))

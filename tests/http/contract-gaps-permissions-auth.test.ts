@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { hmacHex, secretDigest } from '@svc/ids';
 import { useDeployment } from '../harness/deployment';
+import { signManifestFor } from '../harness/signing';
 import { login, makeUser, type TestUser } from '../harness/users';
 
 const ANON = 'anonymousTokenForTheGaps00000000000';
@@ -498,7 +499,7 @@ describe('collections (other-resources.md §1)', () => {
     const manifest = `. ${loc} 0:1:a.txt 1:2:a.txt 0:3:b.txt\n./sub ${loc} 0:3:a.txt\n`;
     const pdh = `${createHash('md5').update(manifest).digest('hex')}+${Buffer.byteLength(manifest)}`;
     const made = await u.client.request('POST', '/svc/v1/collections', {
-      json: { collection: { manifest_text: manifest } },
+      json: { collection: { manifest_text: signManifestFor(d.current, u.token, manifest) } },
     });
     expect([
       made.status,

@@ -592,7 +592,7 @@ describe('discovery.md', () => {
         UnfreezeProjectRequiresAdmin: false,
         AsyncPermissionsUpdateInterval: 20,
       },
-      Collections: { BlobSigningTTL: 7200, DefaultReplication: 3 },
+      Collections: { BlobSigning: true, BlobSigningTTL: 7200, DefaultReplication: 3 },
       Containers: { MaxRetryAttempts: 3, MaxDispatchAttempts: 10 },
       Login: {
         OpenIDConnect: { Enable: false, AcceptAccessToken: false },

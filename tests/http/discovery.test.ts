@@ -124,7 +124,12 @@ describe('discovery document', () => {
       });
       expect(doc.schemas[`${name}List`].properties.kind.default).toBe(`${r.kind}List`);
       expect(Object.keys(doc.resources[r.type].methods)).toEqual(
-        expect.arrayContaining(['list', 'get', 'create', 'update', 'delete']),
+        expect.arrayContaining(
+          // keep_services are read-only: list, get and accessible (storage.md §8).
+          r.type === 'keep_services'
+            ? ['list', 'get', 'accessible']
+            : ['list', 'get', 'create', 'update', 'delete'],
+        ),
       );
     }
     expect(doc.schemas.ContainerRequest.properties.secret_mounts).toBeUndefined();

@@ -4,3 +4,4 @@ export { openDatabase } from './db/open-db';
 export { migrate, readMigrations } from './db/migrate';
 export type { Db } from './db/db';
 export { JobRunner, jobLockKey, type Job, type JobContext } from './jobs';
+export { runBlockGc, type BlockGcDeps, type BlockGcCounts } from './jobs/block-gc';

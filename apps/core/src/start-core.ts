@@ -11,6 +11,7 @@ import { migrate } from './db/migrate';
 import { openDatabase } from './db/open-db';
 import { openPrisma } from './db/prisma';
 import { coreJobs, JobRunner } from './jobs';
+import { closeBlockStore, openBlockStore } from './storage/block-store';
 
 export interface RunningCore {
   clusterId: string;
@@ -35,6 +36,7 @@ export async function startCore(
   const prisma = await openPrisma(opened);
   await seedBuiltIns(prisma, cluster.ClusterID);
   await opened.db.transaction((tx) => seedBuiltInPermissions(tx, cluster.ClusterID));
+  await openBlockStore(cluster, log);
   const listener = buildCoreListener({
     cluster,
     db: opened.db,
@@ -63,6 +65,7 @@ export async function startCore(
       server.closeAllConnections();
       await prisma.$disconnect();
       await opened.db.close();
+      await closeBlockStore(cluster.ClusterID);
     },
   };
 }

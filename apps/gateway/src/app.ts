@@ -9,6 +9,8 @@ import { cors } from './http/cors';
 import { errorMiddleware } from './http/error-middleware';
 import { requestId } from './http/request-id';
 import { mountLogin } from './login';
+import { mountBlocks } from './blocks';
+import { mountFiles } from './files';
 
 /** Everything but the API path: discovery, login pages, and 404 for the rest. */
 function buildExpressApp(deps: GatewayDeps) {
@@ -20,6 +22,8 @@ function buildExpressApp(deps: GatewayDeps) {
   app.use(cors);
   app.all('/discovery/v1/apis/:api/:version/rest', discovery(deps));
   mountLogin(app, deps);
+  mountBlocks(app, deps);
+  mountFiles(app, deps);
   app.use(() => {
     throw new EndpointNotFoundError();
   });

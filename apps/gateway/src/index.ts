@@ -1,2 +1,3 @@
 export { buildGatewayListener } from './app';
 export { startGateway, gatewayLogger, type RunningGateway } from './start-gateway';
+export { blockWriteLimits } from './blocks/write-limit';

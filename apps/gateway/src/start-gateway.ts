@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { splitListen, type Config } from '@svc/config';
 import { buildGatewayListener } from './app';
+import { BlockStore, volumesOf } from '@svc/volumes';
 import { accessTokenFallback } from './login';
 import { composeFederation } from './federation/compose';
 
@@ -34,14 +35,18 @@ export async function startGateway(
     homeCore: fed.homeCore,
     ...(fed.fallback ? { fallback: fed.fallback } : {}),
   };
+  const blocks = new BlockStore(volumesOf(home), log.child({ part: 'blocks' }));
+  await blocks.start();
   const listener = buildGatewayListener({
     config,
     home,
     cores: fed.cores,
     federation: fed.federation,
+    identities: fed.identities,
     forward: fed.forward,
     auth,
     log,
+    blocks,
   });
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
@@ -59,6 +64,7 @@ export async function startGateway(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await fed.close();
+      await blocks.close();
     },
   };
 }

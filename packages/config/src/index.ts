@@ -6,3 +6,4 @@ export * from './public-config';
 export * from './load-deployment';
 export * from './data-dir';
 export * from './run-service';
+export { derivedBlobSigningKey } from './validate-storage';

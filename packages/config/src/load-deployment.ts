@@ -54,7 +54,9 @@ function embeddedDefault(dataDir: string, env: ConfigEnv): LoadedConfig {
   notes.push(
     `database: ${env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL in ${join(dataDir, 'db', clusterId)}`}`,
   );
-  const base = { clusterId, systemRootToken: rootToken, databaseUrl };
+  const blocksDir = join(dataDir, 'blocks');
+  notes.push(`blocks: ${blocksDir}`);
+  const base = { clusterId, systemRootToken: rootToken, databaseUrl, blocksDir };
   const raw = singleClusterConfig({ ...base, ...developmentLogin(dataDir, base, env, notes) });
   return { config: buildConfig(raw, { PORT: env.PORT }), notes };
 }

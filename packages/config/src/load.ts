@@ -23,7 +23,17 @@ export interface SingleClusterDefaults {
   trustedClients?: string[];
   /** Users.NewUsersAreActive. */
   newUsersAreActive?: boolean;
+  /** One Directory volume there, and DefaultReplication 1 (storage.md §3). */
+  blocksDir?: string;
 }
+
+const embeddedStorage = (blocksDir: string | undefined): Record<string, unknown> =>
+  blocksDir === undefined
+    ? {}
+    : {
+        Collections: { DefaultReplication: 1 },
+        Volumes: { local: { Driver: 'Directory', DriverParameters: { Root: blocksDir } } },
+      };
 
 export function singleClusterConfig(d: SingleClusterDefaults): Record<string, unknown> {
   return {
@@ -36,6 +46,7 @@ export function singleClusterConfig(d: SingleClusterDefaults): Record<string, un
           TrustedClients: d.trustedClients ?? [],
         },
         Users: { NewUsersAreActive: d.newUsersAreActive ?? false },
+        ...embeddedStorage(d.blocksDir),
       },
     },
   };

@@ -12,6 +12,7 @@ export function publicConfig(c: ClusterConfig): Record<string, unknown> {
     ClusterID: c.ClusterID,
     API: { ...c.API },
     Collections: {
+      BlobSigning: c.Collections.BlobSigning,
       BlobSigningTTL: c.Collections.BlobSigningTTL,
       DefaultReplication: c.Collections.DefaultReplication,
     },

@@ -24,6 +24,35 @@ export const RemoteClusterSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const VolumeSchema = Type.Object(
+  {
+    Driver: Type.Union([Type.Literal('Directory'), Type.Literal('S3')], {
+      description: 'Directory or S3',
+    }),
+    ReadOnly: bool(false, 'Never written, never trashed from'),
+    Replication: int(1, 'Copies one stored block counts for', 1),
+    DriverParameters: section(
+      {
+        Root: str('', 'Directory: the directory holding the blocks'),
+        Endpoint: str('', 'S3: endpoint URL; "" is the provider default'),
+        Region: str('us-east-1', 'S3: region'),
+        Bucket: str('', 'S3: bucket'),
+        AccessKeyID: str('', 'S3: access key id'),
+        SecretAccessKey: str('', 'S3: secret access key'),
+        UsePathStyle: bool(false, 'S3: path-style bucket addressing'),
+        PrefixLength: Type.Integer({
+          default: 0,
+          minimum: 0,
+          maximum: 3,
+          description: 'S3: object key is <md5> (0) or <first N hex>/<md5>',
+        }),
+      },
+      'Driver settings',
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const ClusterSchema = Type.Object(
   {
     ClusterID: Type.Optional(
@@ -63,11 +92,23 @@ export const ClusterSchema = Type.Object(
     ),
     Collections: section(
       {
-        BlobSigningTTL: int(1209600, 'Trash-to-delete interval, seconds'),
-        DefaultReplication: int(2, 'Published in discovery'),
+        BlobSigning: bool(true, 'Require signatures to read blocks and reference them'),
+        BlobSigningKey: Type.String({
+          default: '',
+          pattern: '^$|^.{32,}$',
+          description: 'HMAC key of block signatures; "" derives it from SystemRootToken',
+        }),
+        BlobSigningTTL: int(1209600, 'Signature lifetime; trash-to-delete interval, seconds'),
+        BlobTrashLifetime: int(1209600, 'Seconds a trashed block is kept before deletion'),
+        BlobTrashCheckInterval: int(86400, 'Seconds between garbage collection runs; 0: never'),
+        DefaultReplication: int(2, 'Copies a block should have', 1),
       },
       'Collections',
     ),
+    Volumes: Type.Record(Type.String(), VolumeSchema, {
+      default: {},
+      description: 'Where blocks are kept, by volume id',
+    }),
     Containers: section(
       {
         MaxRetryAttempts: int(3, 'Default container_count_max', 1),
@@ -177,6 +218,7 @@ export const ConfigSchema = Type.Object(
 );
 
 export type RemoteClusterConfig = Static<typeof RemoteClusterSchema>;
+export type VolumeConfig = Static<typeof VolumeSchema>;
 export type ClusterConfig = Static<typeof ClusterSchema> & { ClusterID: string };
 export type Config = Omit<Static<typeof ConfigSchema>, 'Clusters'> & {
   Clusters: Record<string, ClusterConfig>;

@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import { bareSecret, CLUSTER_ID_RE } from '@svc/ids';
 import { ConfigError } from './errors';
 import { ConfigSchema, type ClusterConfig, type Config } from './schema';
+import { checkStorage } from './validate-storage';
 
 const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: false });
 const validateSchema = ajv.compile(ConfigSchema);
@@ -20,6 +21,9 @@ function toConfigError(e: ErrorObject): ConfigError {
   }
   if (e.keyword === 'pattern' && base.endsWith('Token')) {
     return new ConfigError(base, 'must be at least 32 characters of [a-zA-Z0-9]');
+  }
+  if (e.keyword === 'pattern' && base.endsWith('BlobSigningKey')) {
+    return new ConfigError(base, 'must be at least 32 characters');
   }
   return new ConfigError(base || '(top level)', e.message ?? 'is invalid');
 }
@@ -68,6 +72,7 @@ function checkCluster(id: string, c: ClusterConfig): void {
       `exactly one of ${LOGIN_PROVIDERS.map((p) => `${p}.Enable`).join(', ')} must be true (${enabled.length} are)`,
     );
   }
+  checkStorage(id, c);
   for (const [rid] of Object.entries(c.RemoteClusters)) {
     if (!CLUSTER_ID_RE.test(rid))
       throw new ConfigError(at(`RemoteClusters.${rid}`), 'cluster id must match ^[0-9a-z]{5}$');

@@ -9,6 +9,7 @@ import { workflows } from './resources/workflows';
 import { apiClientAuthorizations } from './resources/api-client-authorizations';
 import { apiClients } from './resources/api-clients';
 import { logs } from './resources/logs';
+import { keepServices } from './resources/keep-services';
 
 export {
   users,
@@ -21,6 +22,7 @@ export {
   apiClientAuthorizations,
   apiClients,
   logs,
+  keepServices,
 };
 
 /** Every resource type, in the order of requests-and-errors.md §1. */
@@ -35,6 +37,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
   apiClientAuthorizations,
   apiClients,
   logs,
+  keepServices,
 ];
 
 for (const r of RESOURCES) {

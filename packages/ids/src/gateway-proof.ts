@@ -26,6 +26,11 @@ export interface Identity {
   isActive: boolean;
   /** The presented secret, passed only to the endpoints that echo it (`current`). */
   echoToken?: string;
+  /**
+   * The token exactly as the client presented it (a v2 token whole): permission signatures on
+   * block locators are made for this string (storage.md §2). Never logged.
+   */
+  token?: string;
 }
 
 export const proofKey = (systemRootToken: string): string =>

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { endpointId, parseRequest, typedOptions, type ParsedRequest } from '@svc/contract';
-import { EndpointNotFoundError, ForbiddenError, UnprocessableError } from '@svc/errors';
+import { EndpointNotFoundError, ForbiddenError } from '@svc/errors';
 import { sendJson } from '@svc/http-kit';
 import { routingFacts } from '../federation/federation';
 import { requestIdFrom, type Identity } from '@svc/ids';
@@ -26,6 +26,26 @@ function checkAllowed(p: ParsedRequest, identity: Identity | null, pathname: str
       'The bypass_federation parameter is only permitted when current user is admin',
     );
   }
+}
+
+/** An operation the gateway answers itself: checked in the same order as any other. */
+async function servedHere(
+  deps: GatewayDeps,
+  parsed: ParsedRequest,
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+): Promise<void> {
+  const handler = GATEWAY_HANDLERS[endpointId(parsed.endpoint)];
+  if (!handler) throw new EndpointNotFoundError();
+  const home = { kind: 'core' as const, cluster: deps.home.ClusterID };
+  const identity = parsed.endpoint.public
+    ? null
+    : (await deps.federation.admit(parsed, home, requestId)).identity;
+  checkAllowed(parsed, identity, splitUrl(req.url ?? '/').pathname);
+  typedOptions(parsed);
+  const reply = await handler(deps, parsed.params, { req, identity });
+  sendJson(res, reply.status, reply.body, req.method === 'HEAD');
 }
 
 /** Answers up to this size are read whole and written in one go; larger ones stream. */
@@ -71,11 +91,7 @@ export function apiHandler(deps: GatewayDeps) {
       const read = await readApiRequest(req, pathname, search, maxBytes);
       const parsed = parseRequest(read.parts);
       if (parsed.endpoint.servedBy === 'gateway') {
-        if (parsed.bodyError) throw new UnprocessableError(parsed.bodyError);
-        const handler = GATEWAY_HANDLERS[endpointId(parsed.endpoint)];
-        if (!handler) throw new EndpointNotFoundError();
-        const reply = await handler(deps, parsed.params);
-        sendJson(res, reply.status, reply.body, method === 'HEAD');
+        await servedHere(deps, parsed, req, res, requestId);
         return;
       }
       const route = deps.federation.route(parsed);

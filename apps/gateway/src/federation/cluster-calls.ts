@@ -57,7 +57,12 @@ export class ClusterCalls {
     const id = `svc.${endpoint.resource}.${endpoint.name}`;
     if (this.deps.cores.has(cluster)) {
       const identity: Identity = await this.deps.identities.forCluster(cluster, token, null);
-      return this.deps.coreJson(cluster, id, options, identityForCall(identity, endpoint, null));
+      return this.deps.coreJson(
+        cluster,
+        id,
+        options,
+        identityForCall(identity, endpoint, null, token),
+      );
     }
     const gateway = this.deps.remotes.from(this.deps.home, cluster);
     const path = `/svc/v1/${endpoint.path.replace('{uuid}', encodeURIComponent(String(options['uuid'] ?? '')))}`;

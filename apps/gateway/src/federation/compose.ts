@@ -67,6 +67,7 @@ export function composeFederation(
     homeCore,
     cache,
     federation,
+    identities,
     forward: passThrough(timeoutMs),
     fallback: fallbackFn,
     async close() {

@@ -144,7 +144,10 @@ export class Federation {
   }
 
   private onCore(cluster: string, call: TypedCall, admission: Admission): Promise<CoreAnswer> {
-    const identity = identityForCall(admission.identity!, call.endpoint, call.remote);
+    const { token, v2Form } = admission.caller;
+    const received =
+      token === null ? null : tokenFor(cluster, this.deps.topology.home, token, v2Form);
+    const identity = identityForCall(admission.identity!, call.endpoint, call.remote, received);
     const body = JSON.stringify({ identity, options: call.options });
     return this.deps.cores.get(cluster)!.call(call.endpointId, body, admission.caller.requestId);
   }

@@ -1,12 +1,21 @@
+import type { IncomingMessage } from 'node:http';
+import type { Identity } from '@svc/ids';
 import { NotLoggedInError, UnprocessableError } from '@svc/errors';
 import type { GatewayDeps } from '../gateway-deps';
 import { registerLogin } from './issue-token';
 import { passwordProvider } from './providers';
 import { checkReturnTo } from './return-to';
 
+/** What a gateway-served operation gets: the request, and the caller (null when public). */
+export interface GatewayCall {
+  req: IncomingMessage;
+  identity: Identity | null;
+}
+
 export type GatewayHandler = (
   deps: GatewayDeps,
   params: Readonly<Record<string, unknown>>,
+  call: GatewayCall,
 ) => Promise<{ status: number; body: unknown }>;
 
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';

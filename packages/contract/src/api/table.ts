@@ -5,13 +5,17 @@ import {
   containerRequests,
   containers,
   groups,
+  keepServices,
   links,
   logs,
   users,
   workflows,
 } from '../registry';
-import { bodyFields, objectOf, op, plainJson, standardOps } from './ops';
+import { bodyFields, listOf, objectOf, op, plainJson, standardOps } from './ops';
 import { ASYNC, INCLUDE_OLD_VERSIONS, INCLUDE_TRASH } from './params';
+
+/** Operations the gateway answers itself, from its configuration and the request. */
+const BY_GATEWAY = { servedBy: 'gateway', routing: 'local' } as const;
 
 /** The public configuration (discovery.md §5); its shape is the configuration's. */
 export type PublicConfig = Record<string, unknown> & { ClusterID: string };
@@ -82,6 +86,19 @@ export const API = {
   },
   api_clients: standardOps(apiClients),
   logs: standardOps(logs),
+  keep_services: {
+    list: { ...standardOps(keepServices).list, ...BY_GATEWAY },
+    get: { ...standardOps(keepServices).get, ...BY_GATEWAY },
+    accessible: op({
+      httpMethod: 'GET',
+      path: 'keep_services/accessible',
+      params: {},
+      result: listOf(keepServices),
+      public: true,
+      ...BY_GATEWAY,
+      description: 'The block services a client should use.',
+    }),
+  },
   configs: {
     get: op({
       httpMethod: 'GET',

@@ -1,6 +1,24 @@
-import { ManifestError, parseManifest, PDH_RE, portableDataHash } from '@svc/ids';
+import {
+  ManifestError,
+  parseManifest,
+  PDH_RE,
+  portableDataHash,
+  type ParsedManifest,
+} from '@svc/ids';
 import { UnprocessableError } from '@svc/errors';
 import type { Row } from '../common/row';
+
+/** The parsed manifest, or 422 saying what is wrong with it. */
+export function parsedManifest(text: string): ParsedManifest {
+  try {
+    return parseManifest(text);
+  } catch (e) {
+    if (e instanceof ManifestError) {
+      throw new UnprocessableError(`manifest_text is not a valid manifest: ${e.message}`);
+    }
+    throw e;
+  }
+}
 
 /**
  * manifest_text → stored manifest, portable_data_hash, file_count, file_size_total
@@ -8,15 +26,7 @@ import type { Row } from '../common/row';
  */
 export function applyManifest(input: Readonly<Record<string, unknown>>, row: Row): void {
   const text = 'manifest_text' in input ? input['manifest_text'] : row['manifest_text'];
-  let parsed;
-  try {
-    parsed = parseManifest(typeof text === 'string' ? text : '');
-  } catch (e) {
-    if (e instanceof ManifestError) {
-      throw new UnprocessableError(`manifest_text is not a valid manifest: ${e.message}`);
-    }
-    throw e;
-  }
+  const parsed = parsedManifest(typeof text === 'string' ? text : '');
   const computed = portableDataHash(parsed.portable);
   const given = input['portable_data_hash'];
   if (given !== undefined && given !== null) {

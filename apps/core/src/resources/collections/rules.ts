@@ -8,6 +8,8 @@ import type { ResourceRules, WriteContext } from '../common/rules';
 import { applyTrashInput, trashRow } from '../common/trash';
 import { ownedPolicy } from '../../permissions/policies';
 import { applyManifest, isPortableDataHash } from './manifest-fields';
+import { ADDED_BLOCKS, checkManifestWrite } from './manifest-checks';
+import { signedManifest } from './signing';
 
 /** Set by the storage system: admins only, anyone else may only clear them. */
 const ADMIN_FIELDS = [
@@ -33,6 +35,12 @@ function applyCollectionInput(ctx: WriteContext, current: Row | null, row: Row):
     applyManifest(ctx.input, row);
   }
   applyTrashInput(ctx, current, row);
+  // New blocks have not been counted yet (storage.md §5).
+  const added = ctx.call.locals[ADDED_BLOCKS];
+  if (current !== null && Array.isArray(added) && added.length > 0) {
+    row['replication_confirmed'] = null;
+    row['replication_confirmed_at'] = null;
+  }
   const classes = row['storage_classes_desired'];
   failIfAny(
     Array.isArray(classes) && classes.length === 0
@@ -50,14 +58,16 @@ async function getByPortableDataHash(
   const scope = rules.policy.visible(call, 'read').map((c) => sql`(${c})`);
   const conditions = join([sql`"portable_data_hash" = ${pdh}`, ...scope], ' AND ');
   const { rows } = await call.db.query<Row>(
-    toQuery(sql`SELECT "manifest_text" FROM ${tableOf(collections)} WHERE ${conditions} LIMIT 1`),
+    toQuery(
+      sql`SELECT "manifest_text", "trash_at" FROM ${tableOf(collections)} WHERE ${conditions} LIMIT 1`,
+    ),
   );
   if (!rows[0]) throw new NotFoundError();
   return {
     body: {
       kind: collections.kind,
       portable_data_hash: pdh,
-      manifest_text: rows[0]['manifest_text'],
+      manifest_text: signedManifest(call, String(rows[0]['manifest_text']), rows[0]['trash_at']),
     },
   };
 }
@@ -65,6 +75,11 @@ async function getByPortableDataHash(
 export const collectionRules: ResourceRules = {
   resource: collections,
   policy: ownedPolicy('collections', true),
+  checkWrite: checkManifestWrite,
+  computeAttribute(call, name, row) {
+    if (name !== 'manifest_text' || typeof row['manifest_text'] !== 'string') return undefined;
+    return signedManifest(call, row['manifest_text'], row['trash_at']);
+  },
   async prepareCreate(ctx, row) {
     applyCollectionInput(ctx, null, row);
   },

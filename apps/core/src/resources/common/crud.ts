@@ -121,6 +121,7 @@ async function create(call: Call, rules: ResourceRules): Promise<Reply> {
   const attrs = extractAttributes(call);
   const row = await call.db.transaction(async (tx) => {
     await rules.policy.create(call, tx, attrs);
+    await rules.checkWrite?.(call, tx, attrs, null);
     const input = checkedInput(call, r, attrs, 'create');
     const now = nowCanonical();
     const ctx: WriteContext = { call, tx, now, input };
@@ -148,6 +149,7 @@ async function update(call: Call, rules: ResourceRules): Promise<Reply> {
   const row = await call.db.transaction(async (tx) => {
     const current = await findVisible(call, rules, tx, uuidParam(call), true);
     await rules.policy.write(call, tx, current, attrs, 'update');
+    await rules.checkWrite?.(call, tx, attrs, current);
     const input = checkedInput(call, r, attrs, 'update', String(current['uuid']));
     const now = nowCanonical();
     const ctx: WriteContext = { call, tx, now, input };

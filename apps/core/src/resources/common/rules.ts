@@ -29,6 +29,16 @@ export interface ResourceRules {
   guard?(call: Call): void;
   /** Who may see and change these objects: applied by every common method, never optional. */
   readonly policy: AccessPolicy;
+  /**
+   * Runs right after the permission checks of a create (`current` null) or update, before the
+   * attributes are validated: checks whose errors must come before validation's.
+   */
+  checkWrite?(
+    call: Call,
+    tx: Db,
+    attrs: Readonly<Record<string, unknown>>,
+    current: Row | null,
+  ): Promise<void>;
   /** Completes a new row: computed values, resource validation (throws 422). */
   prepareCreate?(ctx: WriteContext, row: Row): Promise<void>;
   /**

@@ -1,0 +1,6 @@
+export * from './locator';
+export * from './signature';
+export * from './remote';
+export * from './manifest-blocks';
+export * from './rendezvous';
+export * from './manifest-tree';

@@ -1,0 +1,156 @@
+// Federation benchmark (run through `pnpm bench`, which builds first).
+//
+// Three clusters behind one gateway (federation.md §1, shape (a)), in this process through the
+// launcher, each on a fresh database. A regular user of the home cluster owns 100 collections
+// spread over the three clusters. Sequential requests over one keep-alive connection measure:
+//   - a federated list of the 100 uuids (count=none) against, for each cluster, the list of its
+//     share of them on that cluster alone (cluster_id): target p50 ≤ 1.3 × the slowest share;
+//   - a GET by uuid of a collection on a sibling cluster against one on the home cluster:
+//     target p50 within 1 ms of the local GET.
+//
+// Environment: BENCH_ROUNDS (default 3), BENCH_PER_ROUND (default 60), DATABASE_URL (server).
+import { dist, makeLog, numberEnv, pino, randomAlnum } from './lib/common.mjs';
+import { createBenchDatabase, runMain } from './lib/database.mjs';
+import { Http } from './lib/deployment.mjs';
+import { jsonLine, out, table } from './lib/report.mjs';
+import { measure, roundsText } from './lib/timing.mjs';
+
+const log = makeLog('bench:federation');
+const ROUNDS = numberEnv('BENCH_ROUNDS', 3, { integer: true });
+const PER_ROUND = numberEnv('BENCH_PER_ROUND', 60, { integer: true });
+const IDS = ['fedh1', 'fedb2', 'fedc3'];
+const TARGETS = { listVsSlowestShare: 1.3, crossGetExtraMs: 1 };
+
+async function startShapeA() {
+  const { validateConfig } = dist('packages/config/dist/index.js');
+  const { startDeployment } = dist('apps/launcher/dist/index.js');
+  const tokens = Object.fromEntries(IDS.map((id) => [id, randomAlnum(40)]));
+  const databases = await Promise.all(IDS.map(() => createBenchDatabase('svc_bench_fed_')));
+  const config = validateConfig({
+    Gateway: { Listen: '127.0.0.1:0', HomeCluster: IDS[0] },
+    Clusters: Object.fromEntries(
+      IDS.map((id, i) => [
+        id,
+        {
+          SystemRootToken: tokens[id],
+          Database: { URL: databases[i].url },
+          Core: { Listen: '127.0.0.1:0' },
+          Login: { Test: { Enable: true } },
+        },
+      ]),
+    ),
+  });
+  const logger = pino({ level: process.env.SVC_BENCH_LOG ?? 'silent' });
+  const running = await startDeployment(config, { core: logger, gateway: logger });
+  return {
+    running,
+    url: running.gateway.url,
+    rootToken: (id) => `v2/${id}-gj3su-000000000000000/${tokens[id]}`,
+  };
+}
+
+async function setUp(d) {
+  const root = new Http(d.url);
+  const rootAuth = d.rootToken(IDS[0]);
+  const post = async (path, body, token, query) => {
+    const res = await root.request('POST', path, { token, json: body, query });
+    if (res.status !== 200)
+      throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const user = await post(
+    '/svc/v1/users',
+    { user: { email: 'fed@bench.example', is_active: true } },
+    rootAuth,
+  );
+  const t = await post(
+    '/svc/v1/api_client_authorizations',
+    { api_client_authorization: { owner_uuid: user.uuid } },
+    rootAuth,
+  );
+  const token = `v2/${t.uuid}/${t.api_token}`;
+  const byCluster = Object.fromEntries(IDS.map((id) => [id, []]));
+  for (let i = 0; i < 100; i++) {
+    const cluster = IDS[i % IDS.length];
+    const made = await post('/svc/v1/collections', { collection: { name: `fed ${i}` } }, token, {
+      cluster_id: cluster,
+    });
+    byCluster[cluster].push(made.uuid);
+  }
+  return { token, byCluster, http: new Http(d.url) };
+}
+
+async function main() {
+  const d = await startShapeA();
+  try {
+    const { token, byCluster, http } = await setUp(d);
+    const all = Object.values(byCluster).flat();
+    const list = (uuids, clusterId) => async () => {
+      const res = await http.request('GET', '/svc/v1/collections', {
+        token,
+        query: {
+          filters: [['uuid', 'in', uuids]],
+          count: 'none',
+          ...(clusterId ? { cluster_id: clusterId, limit: 1000 } : {}),
+        },
+      });
+      if (res.status !== 200 || res.body.items.length !== uuids.length) {
+        throw new Error(`list: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+      }
+      return res.ms;
+    };
+    const get = (uuid) => async () => {
+      const res = await http.request('GET', `/svc/v1/collections/${uuid}`, { token });
+      if (res.status !== 200) throw new Error(`get ${uuid}: ${res.status}`);
+      return res.ms;
+    };
+    const scenarios = [
+      { id: 'federated-list-100', run: list(all) },
+      ...IDS.map((id) => ({ id: `share-${id}`, run: list(byCluster[id], id) })),
+      { id: 'get-local', run: get(byCluster[IDS[0]][0]) },
+      { id: 'get-sibling', run: get(byCluster[IDS[1]][0]) },
+    ];
+    log(`measuring: ${ROUNDS} rounds × ${PER_ROUND} requests per scenario`);
+    const { results, load } = await measure(scenarios, {
+      warmup: 10,
+      rounds: ROUNDS,
+      perRound: PER_ROUND,
+      log,
+    });
+    const slowestShare = Math.max(...IDS.map((id) => results[`share-${id}`].p50));
+    const listRatio = results['federated-list-100'].p50 / slowestShare;
+    const crossExtra = results['get-sibling'].p50 - results['get-local'].p50;
+    out('');
+    out('svc federation bench: three clusters behind one gateway, sequential requests (ms)');
+    out(
+      table([
+        ['scenario', 'p50', 'p99', 'rounds p50'],
+        ...scenarios.map((s) => [
+          s.id,
+          results[s.id].p50.toFixed(2),
+          results[s.id].p99.toFixed(2),
+          roundsText(results[s.id]),
+        ]),
+      ]),
+    );
+    out('');
+    const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
+    out(
+      `federated list / slowest share   ${listRatio.toFixed(2)}   target <= ${TARGETS.listVsSlowestShare}   ${verdict(listRatio <= TARGETS.listVsSlowestShare)}`,
+    );
+    out(
+      `sibling GET − local GET (ms)     ${crossExtra.toFixed(2)}   target <= ${TARGETS.crossGetExtraMs}     ${verdict(crossExtra <= TARGETS.crossGetExtraMs)}`,
+    );
+    jsonLine({
+      bench: 'svc-federation',
+      results,
+      load,
+      ratios: { listRatio, crossExtra },
+      targets: TARGETS,
+    });
+  } finally {
+    await d.running.close();
+  }
+}
+
+await runMain(main);

@@ -1,0 +1,387 @@
+// Block storage benchmark ("Collections hold real bytes" issue), three parts:
+//
+//   node tests/bench/storage.mjs              (after `pnpm build`; `pnpm bench` runs it via all.mjs)
+//   BENCH_SCALE=0.01 node tests/bench/storage.mjs     quick run
+//
+// 1. Throughput: 16 blocks of 64 MiB (1 GiB) uploaded (PUT, 4 at a time) and downloaded (GET,
+//    4 at a time) through the gateway of a server running as its own process (`pnpm start`
+//    with a config: one Directory volume in a temporary directory, PostgreSQL), against `cp`
+//    of the same 16 files between two directories of the same disk (with and without `sync`:
+//    the server fsyncs every block before it answers).
+// 2. Memory: 8 clients upload a 64 MiB block each at once, 3 rounds; the server's resident set
+//    sampled every 20 ms (peak) and its high-water mark (VmHWM). Target: < 512 MiB.
+// 3. Garbage collection over 100,000 collections naming 1,000,000 blocks (10 each; 1,000,000
+//    block files on the volume plus 10 % unreferenced old ones), run in a child process: run
+//    time and that process's peak memory.
+//
+// BENCH_SCALE scales the block count of 1 and 3 (16 blocks and 100,000 collections at 1).
+// BENCH_STORAGE_PARTS=throughput,memory,gc runs only those parts (default: all three).
+// BENCH_STRICT=1 exits 2 when a target is missed. DATABASE_URL names the PostgreSQL server.
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { flagEnv, fmtInt, makeLog, numberEnv, randomAlnum, undici } from './lib/common.mjs';
+import { createBenchDatabase, onCleanup, runMain } from './lib/database.mjs';
+import { heading, jsonLine, out, table } from './lib/report.mjs';
+
+const log = makeLog('storage');
+const SCALE = numberEnv('BENCH_SCALE', 1);
+const STRICT = flagEnv('BENCH_STRICT');
+const BLOCK = 64 * 1024 * 1024;
+const BLOCKS = Math.max(2, Math.round(16 * Math.min(1, SCALE)));
+const COLLECTIONS = Math.max(1000, Math.round(100_000 * SCALE));
+const PER_COLLECTION = 10;
+const MIB = 1024 * 1024;
+const md5 = (b) => createHash('md5').update(b).digest('hex');
+const PARTS = new Set((process.env.BENCH_STORAGE_PARTS || 'throughput,memory,gc').split(','));
+
+// ---------------------------------------------------------------- the server process
+
+function rssOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb('VmRSS') * 1024, hwm: kb('VmHWM') * 1024 };
+}
+
+async function startServer(dir, databaseUrl, rootToken) {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const config = join(dir, 'svc.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      Gateway: { Listen: `127.0.0.1:${port}` },
+      Clusters: {
+        bstor: {
+          SystemRootToken: rootToken,
+          Database: { URL: databaseUrl },
+          Login: { Test: { Enable: true } },
+          Collections: { DefaultReplication: 1 },
+          Volumes: {
+            disk: { Driver: 'Directory', DriverParameters: { Root: join(dir, 'volume') } },
+          },
+        },
+      },
+    }),
+  );
+  const child = spawn(process.execPath, ['apps/launcher/dist/main.js'], {
+    env: { ...process.env, SVC_CONFIG: config, SVC_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  onCleanup(() => child.kill('SIGTERM'));
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (c) => {
+      text += c;
+      const m = /svc is serving (http:\/\/\S+?)\/?\n/.exec(text);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { url, pid: child.pid };
+}
+
+// ---------------------------------------------------------------- 1. throughput
+
+/** Block i: a shared random 64 MiB with its first bytes made unique. */
+function blockOf(base, i, salt) {
+  base.writeUInt32BE(i, 0);
+  base.write(salt, 4, 'latin1');
+  return base;
+}
+
+async function parallel(n, items, fn) {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (queue.length > 0) await fn(queue.shift());
+    }),
+  );
+}
+
+async function throughput(server, rootToken, dir) {
+  const base = randomBytes(BLOCK);
+  const salt = randomAlnum(8);
+  const hashes = Array.from({ length: BLOCKS }, (_, i) => md5(blockOf(base, i, salt)));
+  const agent = new undici.Agent({ connections: 8 });
+  const locators = [];
+  let t0 = performance.now();
+  await parallel(
+    4,
+    hashes.map((h, i) => [h, i]),
+    async ([h, i]) => {
+      const res = await undici.request(`${server.url}/${h}`, {
+        method: 'PUT',
+        dispatcher: agent,
+        headers: { authorization: `Bearer ${rootToken}`, 'content-length': String(BLOCK) },
+        body: Buffer.from(blockOf(base, i, salt)),
+      });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`PUT ${res.statusCode}: ${text}`);
+      locators.push(text.trim());
+    },
+  );
+  const uploadMs = performance.now() - t0;
+  t0 = performance.now();
+  await parallel(4, locators, async (loc) => {
+    const res = await undici.request(`${server.url}/${loc}`, {
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${rootToken}` },
+    });
+    let n = 0;
+    for await (const chunk of res.body) n += chunk.length;
+    if (res.statusCode !== 200 || n !== BLOCK) throw new Error(`GET ${res.statusCode} ${n}`);
+  });
+  const downloadMs = performance.now() - t0;
+  await agent.close();
+  // The same bytes as files, copied on the same disk.
+  const src = join(dir, 'cp-src');
+  const dst = join(dir, 'cp-dst');
+  mkdirSync(src);
+  for (let i = 0; i < BLOCKS; i++) writeFileSync(join(src, `b${i}`), blockOf(base, i, salt));
+  execFileSync('sync');
+  const cp = (withSync) => {
+    rmSync(dst, { recursive: true, force: true });
+    execFileSync('sync');
+    const t = performance.now();
+    execFileSync('cp', ['-r', src, dst]);
+    if (withSync) execFileSync('sync');
+    return performance.now() - t;
+  };
+  const cpMs = cp(false);
+  const cpSyncMs = cp(true);
+  rmSync(src, { recursive: true, force: true });
+  rmSync(dst, { recursive: true, force: true });
+  const mbs = (ms) => (BLOCKS * BLOCK) / MIB / (ms / 1000);
+  return { bytes: BLOCKS * BLOCK, uploadMs, downloadMs, cpMs, cpSyncMs, mbs };
+}
+
+// ---------------------------------------------------------------- 2. memory
+
+async function memory(server, rootToken) {
+  const base = randomBytes(BLOCK);
+  let peak = 0;
+  const timer = setInterval(() => (peak = Math.max(peak, rssOf(server.pid).rss)), 20);
+  const before = rssOf(server.pid);
+  for (let round = 0; round < 3; round++) {
+    const salt = randomAlnum(8);
+    const bodies = Array.from({ length: 8 }, (_, i) =>
+      Buffer.from(blockOf(base, round * 8 + i, salt)),
+    );
+    await Promise.all(
+      bodies.map(async (body) => {
+        const res = await undici.request(`${server.url}/${md5(body)}`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${rootToken}` },
+          body,
+        });
+        await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`PUT ${res.statusCode}`);
+      }),
+    );
+  }
+  clearInterval(timer);
+  return { before: before.rss, peak, hwm: rssOf(server.pid).hwm };
+}
+
+// ---------------------------------------------------------------- 3. garbage collection
+
+async function fillGcData(databaseUrl, volume) {
+  const { pg } = await import('./lib/common.mjs');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const owner = 'bstor-tpzed-000000000000000';
+  const t0 = performance.now();
+  await client.query(`
+    INSERT INTO collections (uuid, owner_uuid, created_at, modified_at, manifest_text, portable_data_hash, file_count, file_size_total)
+    SELECT 'bstor-4zz18-' || lpad(i::text, 15, '0'), '${owner}', now(), now(), m, md5(m) || '+' || octet_length(m), 1, 0
+      FROM (SELECT i, '. ' || (SELECT string_agg(md5('blk' || (i * ${PER_COLLECTION} + j)) || '+0', ' ')
+                                 FROM generate_series(0, ${PER_COLLECTION - 1}) j) || ' 0:0:f' || E'\\n' AS m
+              FROM generate_series(1, ${COLLECTIONS}) i) x`);
+  await client.end();
+  const collectionsMs = performance.now() - t0;
+  const t1 = performance.now();
+  const old = (Date.now() - 30 * 86400_000) / 1000;
+  const referenced = COLLECTIONS * PER_COLLECTION;
+  const orphans = Math.round(referenced / 10);
+  for (let n = 0; n < referenced + orphans; n++) {
+    const i = n < referenced ? PER_COLLECTION + n : -1 - n;
+    const h = md5(`blk${i}`);
+    const dir = join(volume, h.slice(0, 3));
+    if (n < 4096 || n % 4096 === 0) mkdirSync(dir, { recursive: true });
+    const file = join(dir, h);
+    try {
+      closeSync(openSync(file, 'w'));
+    } catch {
+      mkdirSync(dir, { recursive: true });
+      closeSync(openSync(file, 'w'));
+    }
+    utimesSync(file, old, old);
+  }
+  return { collectionsMs, filesMs: performance.now() - t1, files: referenced + orphans, orphans };
+}
+
+/** The collector in a process of its own, so its time and memory are its own. */
+function gcChild(databaseUrl, volume, rootToken) {
+  const script = `
+    const { runBlockGc, openDatabase } = require('./apps/core/dist/index.js');
+    const { validateConfig } = require('./packages/config/dist/index.js');
+    const { BlockStore, volumesOf } = require('./packages/volumes/dist/index.js');
+    const pino = require(require.resolve('pino', { paths: ['./tests'] }));
+    (async () => {
+      const config = validateConfig({ Clusters: { bstor: {
+        SystemRootToken: ${JSON.stringify(rootToken)}, Database: { URL: ${JSON.stringify(databaseUrl)} },
+        Login: { Test: { Enable: true } }, Collections: { DefaultReplication: 1 },
+        Volumes: { disk: { Driver: 'Directory', DriverParameters: { Root: ${JSON.stringify(volume)} } } } } } });
+      const cluster = config.Clusters.bstor;
+      const log = pino({ level: 'silent' });
+      const store = new BlockStore(volumesOf(cluster), log);
+      await store.start();
+      const { db } = await openDatabase(cluster.Database.URL);
+      let peak = 0;
+      const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+      const t0 = performance.now();
+      const counts = await runBlockGc({ db, cluster, store, now: Date.now, log });
+      const ms = performance.now() - t0;
+      clearInterval(timer);
+      const hwm = Number(/VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
+      process.stdout.write(JSON.stringify({ ms, peak, hwm, counts }) + '\\n');
+      await db.close();
+      await store.close();
+    })().catch((e) => { console.error(e); process.exit(1); });`;
+  return JSON.parse(
+    execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', maxBuffer: 1 << 20 }),
+  );
+}
+
+// ---------------------------------------------------------------- main
+
+async function throughputPart(server, db, rootToken, dir) {
+  const t = await throughput(server, rootToken, dir);
+  heading(`1. throughput: ${BLOCKS} x 64 MiB through the gateway vs cp on the same disk`);
+  out(
+    table([
+      ['what', 'time', 'MiB/s', 'vs cp', 'vs cp+sync'],
+      [
+        'upload (PUT x4)',
+        `${(t.uploadMs / 1000).toFixed(2)} s`,
+        t.mbs(t.uploadMs).toFixed(0),
+        (t.cpMs / t.uploadMs).toFixed(2),
+        (t.cpSyncMs / t.uploadMs).toFixed(2),
+      ],
+      [
+        'download (GET x4)',
+        `${(t.downloadMs / 1000).toFixed(2)} s`,
+        t.mbs(t.downloadMs).toFixed(0),
+        (t.cpMs / t.downloadMs).toFixed(2),
+        (t.cpSyncMs / t.downloadMs).toFixed(2),
+      ],
+      ['cp -r', `${(t.cpMs / 1000).toFixed(2)} s`, t.mbs(t.cpMs).toFixed(0), '1.00', ''],
+      [
+        'cp -r; sync',
+        `${(t.cpSyncMs / 1000).toFixed(2)} s`,
+        t.mbs(t.cpSyncMs).toFixed(0),
+        '',
+        '1.00',
+      ],
+    ]),
+  );
+
+  return t;
+}
+
+async function memoryPart(server, _db, rootToken) {
+  const m = await memory(server, rootToken);
+  heading('2. server memory while 8 clients upload 64 MiB blocks at once (3 rounds)');
+  out(
+    table([
+      ['rss before', 'rss peak (sampled)', 'VmHWM', 'target'],
+      [
+        `${(m.before / MIB).toFixed(0)} MiB`,
+        `${(m.peak / MIB).toFixed(0)} MiB`,
+        `${(m.hwm / MIB).toFixed(0)} MiB`,
+        m.hwm < 512 * MIB ? '< 512 MiB PASS' : '< 512 MiB MISS',
+      ],
+    ]),
+  );
+
+  return m;
+}
+
+async function gcPart(server, db, rootToken, dir) {
+  const volume = join(dir, 'gc-volume');
+  const filled = await fillGcData(db.url, volume);
+  log(
+    `gc data: ${fmtInt(COLLECTIONS)} collections in ${(filled.collectionsMs / 1000).toFixed(1)} s, ${fmtInt(filled.files)} block files in ${(filled.filesMs / 1000).toFixed(1)} s`,
+  );
+  const gc = gcChild(db.url, volume, rootToken);
+  heading(
+    `3. garbage collection: ${fmtInt(COLLECTIONS)} collections naming ${fmtInt(COLLECTIONS * PER_COLLECTION)} blocks`,
+  );
+  out(
+    table([
+      ['run time', 'peak rss (sampled)', 'VmHWM', 'stored', 'referenced', 'trashed'],
+      [
+        `${(gc.ms / 1000).toFixed(1)} s`,
+        `${(gc.peak / MIB).toFixed(0)} MiB`,
+        `${(gc.hwm / MIB).toFixed(0)} MiB`,
+        fmtInt(gc.counts.stored),
+        fmtInt(gc.counts.referenced),
+        fmtInt(gc.counts.trashed),
+      ],
+    ]),
+  );
+  if (gc.counts.trashed !== filled.orphans)
+    throw new Error(`expected ${filled.orphans} trashed, got ${gc.counts.trashed}`);
+
+  return gc;
+}
+
+runMain(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-storage-'));
+  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  const db = await createBenchDatabase('svc_bench_storage_');
+  const rootToken = randomAlnum(40);
+  const server = await startServer(dir, db.url, rootToken);
+  log(
+    `server ${server.url} (pid ${server.pid}), ${BLOCKS} blocks of 64 MiB, ${fmtInt(COLLECTIONS)} collections`,
+  );
+
+  const t = PARTS.has('throughput') ? await throughputPart(server, db, rootToken, dir) : null;
+  const m = PARTS.has('memory') ? await memoryPart(server, db, rootToken) : null;
+  const gc = PARTS.has('gc') ? await gcPart(server, db, rootToken, dir) : null;
+  jsonLine({
+    bench: 'storage',
+    scale: SCALE,
+    ...(t && {
+      upload_vs_cp: +(t.cpMs / t.uploadMs).toFixed(3),
+      download_vs_cp: +(t.cpMs / t.downloadMs).toFixed(3),
+      upload_vs_cp_sync: +(t.cpSyncMs / t.uploadMs).toFixed(3),
+      upload_mib_s: +t.mbs(t.uploadMs).toFixed(1),
+      download_mib_s: +t.mbs(t.downloadMs).toFixed(1),
+      cp_mib_s: +t.mbs(t.cpMs).toFixed(1),
+    }),
+    ...(m && {
+      server_rss_peak_mib: +(m.peak / MIB).toFixed(1),
+      server_hwm_mib: +(m.hwm / MIB).toFixed(1),
+    }),
+    ...(gc && {
+      gc_collections: COLLECTIONS,
+      gc_seconds: +(gc.ms / 1000).toFixed(2),
+      gc_hwm_mib: +(gc.hwm / MIB).toFixed(1),
+    }),
+  });
+  const missed =
+    (m && m.hwm >= 512 * MIB) || (t && (t.cpMs / t.uploadMs < 0.7 || t.cpMs / t.downloadMs < 0.7));
+  return STRICT && missed ? 2 : 0;
+});
