@@ -73,6 +73,14 @@ export function rootObjectsIn(d: Deployed) {
       expect([res.status, res.body.errors]).toEqual([200, undefined]);
       return res.body.uuid as string;
     },
+    /** A project made by root with these attributes; the whole answer. */
+    async newGroup(attrs: Record<string, unknown> = {}) {
+      const res = await root().request('POST', '/svc/v1/groups', {
+        json: { group: { group_class: 'project', ...attrs } },
+      });
+      expect(res.status).toBe(200);
+      return res.body;
+    },
     async create(type: string, singular: string, attrs: Record<string, unknown>) {
       const res = await root().request('POST', `/svc/v1/${type}`, { json: { [singular]: attrs } });
       expect([res.status, res.body.errors]).toEqual([200, undefined]);
