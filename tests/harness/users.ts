@@ -46,3 +46,6 @@ export function login(
     },
   });
 }
+
+/** The system user of a default deployment's home cluster (home1). */
+export const SYSTEM = 'home1-tpzed-000000000000000';

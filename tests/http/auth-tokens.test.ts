@@ -1,20 +1,16 @@
-import { hmacHex } from '@svc/ids';
+/**
+ * Tokens (auth.md §2–§6): their forms and validity, salting, the anonymous token, token records
+ * (api_client_authorizations) and what each user may do with them, and scopes.
+ */
+import { hmacHex, secretDigest } from '@svc/ids';
 import { useDeployment } from '../harness/deployment';
-import { login, makeUser } from '../harness/users';
+import { answer, forbidden } from '../harness/answers';
+import { makeUser } from '../harness/users';
 
+const ANON = 'anonymousTokenForTheTests0000000000';
 const d = useDeployment({
   configure: (_id, c) => {
-    c['Login'] = {
-      Test: {
-        Enable: true,
-        Users: { alice: { Email: 'alice@example.com', Password: 'alice-pw' } },
-      },
-      TrustedClients: ['https://app.example.com'],
-    };
-    c['Users'] = {
-      NewUsersAreActive: true,
-      AnonymousUserToken: 'anonymousTokenForTheTests0000000000',
-    };
+    c['Users'] = { NewUsersAreActive: true, AnonymousUserToken: ANON };
   },
 });
 const root = () => d.current.root;
@@ -161,6 +157,35 @@ describe('token forms and validity', () => {
       expect([write.status, write.body.errors]).toEqual([403, ['Forbidden']]);
     }
   });
+
+  it('accept the anonymous token salted for this cluster, not for another', async () => {
+    const here = `v2/home1-gj3su-anonymouspublic/${hmacHex('sha1', ANON, 'home1')}`;
+    const anon = d.current.client(here);
+    const me = await anon.request('GET', '/svc/v1/users/current');
+    expect([me.status, me.body.uuid]).toEqual([200, 'home1-tpzed-anonymouspublic']);
+    expect(answer(await anon.request('POST', '/svc/v1/workflows', { json: {} }))).toEqual(
+      forbidden,
+    );
+    const there = `v2/home1-gj3su-anonymouspublic/${hmacHex('sha1', ANON, 'rmt02')}`;
+    // Keyed on the token's digest (the old rule), the salted form logs nobody in.
+    const fromDigest = `v2/home1-gj3su-anonymouspublic/${hmacHex('sha1', secretDigest(ANON), 'home1')}`;
+    const refused = await d.current.client(fromDigest).request('GET', '/svc/v1/users/current');
+    expect(answer(refused)).toEqual([401, ['Not logged in']]);
+    const other = await d.current.client(there).request('GET', '/svc/v1/users/current');
+    expect(answer(other)).toEqual([401, ['Not logged in']]);
+  });
+
+  it('answer current for the anonymous token, with its GET / scope', async () => {
+    const cur = await d.current
+      .client(ANON)
+      .request('GET', '/svc/v1/api_client_authorizations/current');
+    expect([cur.status, cur.body.errors, cur.body.owner_uuid, cur.body.scopes]).toEqual([
+      200,
+      undefined,
+      'home1-tpzed-anonymouspublic',
+      ['GET /'],
+    ]);
+  });
 });
 
 describe('api_client_authorizations', () => {
@@ -247,6 +272,28 @@ describe('api_client_authorizations', () => {
       });
       expect([res.status, res.body.errors]).toEqual([422, ['scopes must be an array of strings']]);
     }
+  });
+
+  it('never show the secret in update and delete answers; a scope change applies at once', async () => {
+    const u = await makeUser(d.current);
+    const made = await u.client.request('POST', '/svc/v1/api_client_authorizations', {
+      json: {},
+    });
+    expect(made.status).toBe(200);
+    const t = d.current.client(`v2/${made.body.uuid}/${made.body.api_token}`);
+    const path = `/svc/v1/api_client_authorizations/${made.body.uuid}`;
+    const narrowed = await u.client.request('PUT', path, {
+      json: { api_client_authorization: { scopes: ['GET /'] } },
+    });
+    expect([narrowed.status, narrowed.body.scopes, narrowed.body.api_token]).toEqual([
+      200,
+      ['GET /'],
+      null,
+    ]);
+    expect(answer(await t.request('POST', '/svc/v1/workflows', { json: {} }))).toEqual(forbidden);
+    expect((await t.request('GET', '/svc/v1/users/current')).status).toBe(200);
+    const del = await u.client.request('DELETE', path);
+    expect([del.status, del.body.uuid, del.body.api_token]).toEqual([200, made.body.uuid, null]);
   });
 });
 
@@ -351,65 +398,5 @@ describe('scopes over HTTP', () => {
     expect(
       (await u.client.request('GET', `/svc/v1/api_client_authorizations/${u.tokenUuid}`)).status,
     ).toBe(403);
-  });
-});
-
-describe('trusted clients', () => {
-  it('gives untrusted login tokens only current on api_client_authorizations', async () => {
-    const res = await login(d.current, 'alice', 'alice-pw', {
-      return_to: 'https://app.example.com/cb',
-    });
-    expect(res.status).toBe(200);
-    const client = await root().request('GET', `/svc/v1/api_clients/${res.body.api_client_uuid}`);
-    expect(client.body).toMatchObject({
-      url_prefix: 'https://app.example.com',
-      is_trusted: false,
-      name: 'https://app.example.com',
-    });
-    const untrusted = d.current.client(`v2/${res.body.uuid}/${res.body.api_token}`);
-    const cur = await untrusted.request('GET', '/svc/v1/api_client_authorizations/current');
-    expect([cur.status, cur.body.uuid]).toEqual([200, res.body.uuid]);
-    const message = ["Forbidden: this API client cannot manipulate other clients' access tokens."];
-    for (const [method, path] of [
-      ['GET', '/svc/v1/api_client_authorizations'],
-      ['POST', '/svc/v1/api_client_authorizations'],
-      ['GET', `/svc/v1/api_client_authorizations/${res.body.uuid}`],
-      ['DELETE', `/svc/v1/api_client_authorizations/${res.body.uuid}`],
-    ] as const) {
-      const r = await untrusted.request(method, path, { json: {} });
-      expect([method, path, r.status, r.body.errors]).toEqual([method, path, 403, message]);
-    }
-    expect((await untrusted.request('GET', '/svc/v1/users/current')).status).toBe(200);
-
-    const trust = await root().request('PUT', `/svc/v1/api_clients/${res.body.api_client_uuid}`, {
-      json: { api_client: { is_trusted: true } },
-    });
-    expect(trust.status).toBe(200);
-    const made = await untrusted.request('POST', '/svc/v1/api_client_authorizations', { json: {} });
-    expect([made.status, made.body.api_client_uuid]).toEqual([200, res.body.api_client_uuid]);
-  });
-
-  it('finds the same client again for the same origin', async () => {
-    const a = await login(d.current, 'alice', 'alice-pw', {
-      return_to: 'https://app.example.com/a?x=1',
-    });
-    const b = await login(d.current, 'alice', 'alice-pw', {
-      return_to: 'https://app.example.com:443/b',
-    });
-    expect(a.body.api_client_uuid).toBe(b.body.api_client_uuid);
-  });
-
-  it('lets only admins write api_clients, and never the built-in one', async () => {
-    const u = await makeUser(d.current);
-    const made = await u.client.request('POST', '/svc/v1/api_clients', {
-      json: { api_client: { name: 'x' } },
-    });
-    expect([made.status, made.body.errors]).toEqual([403, ['Forbidden']]);
-    const listed = await u.client.request('GET', '/svc/v1/api_clients');
-    expect(listed.status).toBe(200);
-    const builtIn = await root().request('PUT', '/svc/v1/api_clients/home1-ozdt8-000000000000000', {
-      json: { api_client: { name: 'x' } },
-    });
-    expect([builtIn.status, builtIn.body.errors]).toEqual([403, ['Forbidden']]);
   });
 });

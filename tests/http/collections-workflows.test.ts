@@ -1,4 +1,7 @@
+/** Collections and workflows (other-resources.md §1, §2). */
+import { createHash } from 'node:crypto';
 import { useDeployment } from '../harness/deployment';
+import { answer } from '../harness/answers';
 import { signManifestFor, unsigned } from '../harness/signing';
 import { makeUser, type TestUser } from '../harness/users';
 
@@ -153,6 +156,27 @@ describe('collections', () => {
       json: { collection: { replication_confirmed: 2 } },
     });
     expect([admin.status, admin.body.replication_confirmed]).toEqual([200, 2]);
+  });
+
+  it('count distinct files, and are not found by hash once trashed', async () => {
+    const u = await makeUser(d.current);
+    const loc = `${createHash('md5').update(`gaps-${Date.now()}-${Math.random()}`).digest('hex')}+3`;
+    const manifest = `. ${loc} 0:1:a.txt 1:2:a.txt 0:3:b.txt\n./sub ${loc} 0:3:a.txt\n`;
+    const pdh = `${createHash('md5').update(manifest).digest('hex')}+${Buffer.byteLength(manifest)}`;
+    const made = await u.client.request('POST', '/svc/v1/collections', {
+      json: { collection: { manifest_text: signManifestFor(d.current, u.token, manifest) } },
+    });
+    expect([
+      made.status,
+      made.body.portable_data_hash,
+      made.body.file_count,
+      made.body.file_size_total,
+    ]).toEqual([200, pdh, 3, 9]);
+    expect((await u.client.request('GET', `/svc/v1/collections/${pdh}`)).status).toBe(200);
+    const trash = await u.client.request('DELETE', `/svc/v1/collections/${made.body.uuid}`);
+    expect([trash.status, trash.body.is_trashed]).toEqual([200, true]);
+    const byHash = await u.client.request('GET', `/svc/v1/collections/${pdh}`);
+    expect(answer(byHash)).toEqual([404, ['Object not found']]);
   });
 });
 

@@ -1,3 +1,8 @@
+/**
+ * The discovery document (discovery.md; the § numbers of test names are that chapter's) of a
+ * deployment with default settings. configuration.test.ts covers what it publishes of a
+ * configured deployment.
+ */
 import { RESOURCES, schemaName } from '@svc/contract';
 import { useDeployment } from '../harness/deployment';
 
@@ -227,5 +232,66 @@ describe('discovery document', () => {
         expect([m.id, res.status]).not.toEqual([m.id, 405]);
       }
     }
+  });
+
+  // The document lists what the server serves (foundation issue, item 9): group contents and
+  // sharing, trash/untrash endpoints and container locking arrive with their own issues.
+  it('§4: describes every other operation the server serves, once each', async () => {
+    const doc = (await fetchDoc()).body;
+    const expected: [string, string, string, string | null][] = [
+      ['users.current', 'GET', 'users/current', 'User'],
+      ['users.system', 'GET', 'users/system', 'User'],
+      ['users.authenticate', 'POST', 'users/authenticate', 'ApiClientAuthorization'],
+      [
+        'api_client_authorizations.current',
+        'GET',
+        'api_client_authorizations/current',
+        'ApiClientAuthorization',
+      ],
+      ['configs.get', 'GET', 'config', null],
+    ];
+    const problems: string[] = [];
+    for (const [id, httpMethod, path, response] of expected) {
+      const [resource, name] = id.split('.') as [string, string];
+      const m = doc.resources[resource]?.methods?.[name];
+      if (!m) {
+        problems.push(`${id}: missing`);
+        continue;
+      }
+      const got = {
+        id: m.id,
+        httpMethod: m.httpMethod,
+        path: m.path,
+        response: m.response?.$ref ?? null,
+        parameterOrder: m.parameterOrder,
+      };
+      const want = {
+        id: `svc.${id}`,
+        httpMethod,
+        path,
+        response,
+        parameterOrder: path.includes('{uuid}') ? ['uuid'] : [],
+      };
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        problems.push(`${id}: ${JSON.stringify(got)}`);
+    }
+    const contents = doc.resources['groups']?.methods?.['contents'];
+    if (contents) {
+      for (const p of ['uuid', 'include', 'recursive', 'exclude_home_project', 'include_trash']) {
+        if (!(p in contents.parameters)) problems.push(`groups.contents: no parameter ${p}`);
+      }
+    }
+    const untrash = doc.resources['groups']?.methods?.['untrash'];
+    if (untrash && !('ensure_unique_name' in untrash.parameters))
+      problems.push('groups.untrash: no parameter ensure_unique_name');
+    for (const [t, resource] of Object.entries(doc.resources) as [
+      string,
+      { methods: Record<string, { httpMethod: string; path: string }> },
+    ][]) {
+      for (const [name, m] of Object.entries(resource.methods)) {
+        if (m.httpMethod === 'PATCH') problems.push(`${t}.${name}: an alternative form is listed`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });

@@ -1,7 +1,21 @@
+/**
+ * Errors and headers (requests-and-errors.md §2, §5, §6; the § numbers of test names are that
+ * chapter's): the error shape and statuses, the order of the checks, tokens in headers and
+ * parameters, request ids, CORS, content types, and the built-in objects.
+ */
 import { useDeployment } from '../harness/deployment';
+import { rootObjectsIn } from '../harness/objects';
+import { makeUser } from '../harness/users';
 
-const d = useDeployment({ configure: (_id, c) => (c['API'] = { MaxRequestSize: 4096 }) });
+const MAX_REQUEST_SIZE = 4096;
+const d = useDeployment({
+  configure: (_id, c) => (c['API'] = { MaxRequestSize: MAX_REQUEST_SIZE }),
+});
 const root = () => d.current.root;
+const { namedProject: project } = rootObjectsIn(d);
+const MISSING_GROUP = 'home1-j7d0g-nosuchgroup0000';
+const JSON_UTF8 = 'application/json; charset=utf-8';
+const fetchDoc = () => d.current.client(null).request('GET', '/discovery/v1/apis/svc/v1/rest');
 const ERROR_TOKEN = /^\d+\+[0-9a-f]{8}$/;
 
 describe('error bodies and statuses', () => {
@@ -106,6 +120,69 @@ describe('error bodies and statuses', () => {
     });
     expect(headerWins.status).toBe(401);
   });
+
+  it('§2: checks route, body size, token and scopes before parameters and lookup', async () => {
+    const anon = d.current.client(null);
+    const wrongMethod = await anon.request('PATCH', '/svc/v1/collections', {
+      json: { description: 'x'.repeat(MAX_REQUEST_SIZE) },
+    });
+    expect([wrongMethod.status, wrongMethod.body.errors]).toEqual([405, ['Method not allowed']]);
+    const tooLarge = await anon.request('POST', '/svc/v1/workflows', {
+      json: { workflow: { description: 'x'.repeat(MAX_REQUEST_SIZE) } },
+    });
+    expect([tooLarge.status, tooLarge.body.errors]).toEqual([413, ['Request body too large']]);
+    for (const [path, query] of [
+      ['/svc/v1/groups', { limit: 'foo' }],
+      ['/svc/v1/groups', { filters: [['bogus', '=', 1]] }],
+      [`/svc/v1/groups/${MISSING_GROUP}`, {}],
+    ] as const) {
+      const res = await anon.request('GET', path, { query });
+      expect([path, res.status, res.body.errors]).toEqual([path, 401, ['Not logged in']]);
+    }
+    const u = await makeUser(d.current, {}, { scopes: ['GET /svc/v1/groups'] });
+    for (const [path, query] of [
+      ['/svc/v1/collections', { limit: 'foo' }],
+      ['/svc/v1/collections/home1-4zz18-nosuchthing0000', {}],
+    ] as const) {
+      const res = await u.client.request('GET', path, { query });
+      expect([path, res.status, res.body.errors]).toEqual([path, 403, ['Forbidden']]);
+    }
+    expect((await u.client.request('GET', '/svc/v1/groups')).status).toBe(200);
+  });
+
+  it('§2: checks parameters before lookup, and permission before validation', async () => {
+    const missing = await root().request('GET', `/svc/v1/groups/${MISSING_GROUP}`, {
+      query: { select: ['bogus'] },
+    });
+    expect([missing.status, missing.body.errors]).toEqual([
+      422,
+      ["Invalid attribute 'bogus' in select parameter"],
+    ]);
+    const owner = await makeUser(d.current);
+    const reader = await makeUser(d.current);
+    const p = await project('read-only for the reader', owner);
+    const link = await root().request('POST', '/svc/v1/links', {
+      json: {
+        link: { link_class: 'permission', name: 'can_read', tail_uuid: reader.uuid, head_uuid: p },
+      },
+    });
+    expect(link.status).toBe(200);
+    const invalidBody = await reader.client.request('PUT', `/svc/v1/groups/${p}`, {
+      json: { group: { bogus: 1, name: 5 } },
+    });
+    expect([invalidBody.status, invalidBody.body.errors]).toEqual([
+      403,
+      [`Forbidden: insufficient permission to modify ${p}`],
+    ]);
+    const invalidParam = await reader.client.request('PUT', `/svc/v1/groups/${p}`, {
+      query: { select: ['bogus'] },
+      json: { group: { name: 'x' } },
+    });
+    expect([invalidParam.status, invalidParam.body.errors]).toEqual([
+      422,
+      ["Invalid attribute 'bogus' in select parameter"],
+    ]);
+  });
 });
 
 describe('headers', () => {
@@ -145,6 +222,63 @@ describe('headers', () => {
     expect([res.status, res.text]).toEqual([200, '']);
     const missing = await root().request('HEAD', '/svc/v1/groups/home1-j7d0g-nosuchgroup0000');
     expect([missing.status, missing.text]).toEqual([404, '']);
+  });
+
+  it('§2, §6: OPTIONS on the discovery path is 200, empty, with CORS, without a token', async () => {
+    for (const token of [null, 'not-a-valid-token']) {
+      const res = await d.current
+        .client(token)
+        .request('OPTIONS', '/discovery/v1/apis/svc/v1/rest');
+      expect([res.status, res.text]).toEqual([200, '']);
+      expect(res.headers).toMatchObject({
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, HEAD, OPTIONS, PUT, POST, PATCH, DELETE',
+        'access-control-allow-headers':
+          'Authorization, Content-Type, X-Http-Method-Override, X-Request-Id',
+        'access-control-max-age': '86400',
+      });
+    }
+  });
+
+  it('§5: answers every success with application/json; charset=utf-8', async () => {
+    const created = await root().request('POST', '/svc/v1/workflows', { json: {} });
+    const path = `/svc/v1/workflows/${created.body.uuid}`;
+    const answers = [
+      created,
+      await root().request('GET', path),
+      await root().request('PUT', path, { json: { workflow: { name: 'ct' } } }),
+      await root().request('GET', '/svc/v1/workflows'),
+      await root().request('GET', '/svc/v1/users/current'),
+      await root().request('GET', '/svc/v1/config'),
+      await root().request('DELETE', path),
+    ];
+    expect(answers.map((a) => [a.status, a.headers['content-type']])).toEqual(
+      answers.map(() => [200, JSON_UTF8]),
+    );
+    const doc = await fetchDoc();
+    expect(doc.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('§6: makes a request id when there is none or it is not 1-1024 printable ASCII', async () => {
+    const REQ_ID = /^req-[0-9a-z]{20}$/;
+    const none1 = await root().request('GET', '/svc/v1/users/current');
+    const none2 = await root().request('GET', '/svc/v1/users/current');
+    expect(none1.headers['x-request-id']).toMatch(REQ_ID);
+    expect(none2.headers['x-request-id']).toMatch(REQ_ID);
+    expect(none1.headers['x-request-id']).not.toBe(none2.headers['x-request-id']);
+    const longest = `~${'x'.repeat(1022)}!`;
+    const kept = await root().request('GET', '/svc/v1/users/current', {
+      headers: { 'x-request-id': longest },
+    });
+    expect(kept.headers['x-request-id']).toBe(longest);
+    const onError = await root().request('GET', `/svc/v1/groups/${MISSING_GROUP}`, {
+      headers: { 'x-request-id': 'error id 7' },
+    });
+    expect([onError.status, onError.headers['x-request-id']]).toEqual([404, 'error id 7']);
+    const tab = await root().request('GET', '/svc/v1/users/current', {
+      headers: { 'x-request-id': 'a\tb' },
+    });
+    expect(tab.headers['x-request-id']).toMatch(REQ_ID);
   });
 });
 

@@ -1,7 +1,13 @@
+/**
+ * Lists (lists-and-filters.md §1–§3; the § numbers of test names are that chapter's): the list
+ * response, limit and offset, order, distinct and count.
+ */
 import { useDeployment } from '../harness/deployment';
+import { rootObjectsIn } from '../harness/objects';
 
 const d = useDeployment();
 const root = () => d.current.root;
+const { namedProject: project, create } = rootObjectsIn(d);
 const names = (res: { body: { items: { name: string }[] } }) => res.body.items.map((i) => i.name);
 
 let owner: string;
@@ -117,6 +123,65 @@ describe('order', () => {
       query: { order: ['properties'] },
     });
     expect([res.status, res.body.errors]).toEqual([422, ["Invalid order attribute 'properties'"]]);
+  });
+
+  it('§3, requests-and-errors.md §11: secret attributes cannot be ordered, selected or filtered', async () => {
+    for (const type of ['container_requests', 'containers']) {
+      const path = `/svc/v1/${type}`;
+      for (const entry of ['runtime_token', 'runtime_token desc']) {
+        const res = await root().request('GET', path, { query: { order: [entry] } });
+        expect([type, res.status, res.body.errors]).toEqual([
+          type,
+          422,
+          [`Invalid order attribute '${entry}'`],
+        ]);
+      }
+      const sel = await root().request('GET', path, {
+        query: { select: ['uuid', 'runtime_token'] },
+      });
+      expect([type, sel.status, sel.body.errors]).toEqual([
+        type,
+        422,
+        ["Invalid attribute 'runtime_token' in select parameter"],
+      ]);
+      const filter = await root().request('GET', path, {
+        query: { filters: [['runtime_token', '!=', null]] },
+      });
+      expect([type, filter.status, filter.body.errors]).toEqual([
+        type,
+        422,
+        ["Invalid attribute 'runtime_token' in filter"],
+      ]);
+    }
+  });
+
+  it('§3: orders booleans false first, and integer NULLs last ascending, first descending', async () => {
+    const owner = await project('ordering-types');
+    const rows: [string, boolean, number | null][] = [
+      ['a', false, 1],
+      ['b', true, null],
+      ['c', false, 3],
+      ['d', true, 2],
+    ];
+    for (const [name, preserve, replication] of rows) {
+      await create('collections', 'collection', {
+        name,
+        owner_uuid: owner,
+        preserve_version: preserve,
+        replication_desired: replication,
+      });
+    }
+    const names = async (order: string[]) => {
+      const res = await root().request('GET', '/svc/v1/collections', {
+        query: { filters: [['owner_uuid', '=', owner]], order, select: ['name'] },
+      });
+      expect(res.status).toBe(200);
+      return res.body.items.map((i: { name: string }) => i.name).join('');
+    };
+    expect(await names(['preserve_version', 'name'])).toBe('acbd');
+    expect(await names(['preserve_version desc', 'name'])).toBe('bdac');
+    expect(await names(['replication_desired'])).toBe('adcb');
+    expect(await names(['replication_desired desc'])).toBe('bcda');
   });
 });
 

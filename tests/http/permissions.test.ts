@@ -1,48 +1,15 @@
+/**
+ * The permission model (permissions.md §2, §5–§8): levels through ownership, links and roles,
+ * the read and write checks, the owner rules, inactive users and admins.
+ */
 import { useDeployment } from '../harness/deployment';
-import { makeUser, type TestUser } from '../harness/users';
+import { answer, forbidden, inactive } from '../harness/answers';
+import { objectsIn } from '../harness/objects';
+import { makeUser, SYSTEM, type TestUser } from '../harness/users';
 
 const d = useDeployment();
 const root = () => d.current.root;
-
-async function project(by: TestUser, attrs: Record<string, unknown> = {}) {
-  const res = await by.client.request('POST', '/svc/v1/groups', {
-    json: { group: { group_class: 'project', ...attrs } },
-  });
-  expect(res.status).toBe(200);
-  return res.body.uuid as string;
-}
-async function role(by: TestUser) {
-  const res = await by.client.request('POST', '/svc/v1/groups', {
-    json: { group: { group_class: 'role' } },
-  });
-  expect(res.status).toBe(200);
-  return res.body.uuid as string;
-}
-async function collection(by: TestUser, owner: string) {
-  const res = await by.client.request('POST', '/svc/v1/collections', {
-    json: { collection: { owner_uuid: owner } },
-  });
-  expect(res.status).toBe(200);
-  return res.body.uuid as string;
-}
-/** A permission link, made by root (which manages everything). */
-async function grant(tail: string, name: string, head: string) {
-  const res = await root().request('POST', '/svc/v1/links', {
-    json: { link: { link_class: 'permission', name, tail_uuid: tail, head_uuid: head } },
-  });
-  expect([res.status, res.body.errors]).toEqual([200, undefined]);
-  return res.body.uuid as string;
-}
-/** 0 none, 1 read, 2 write, 3 manage — as the API reveals them. */
-async function levelOn(u: TestUser, uuid: string, type: string): Promise<number> {
-  const got = await u.client.request('GET', `/svc/v1/${type}/${uuid}`);
-  if (got.status === 404) return 0;
-  expect(got.status).toBe(200);
-  if (type === 'groups' || type === 'users')
-    return got.body.can_manage ? 3 : got.body.can_write ? 2 : 1;
-  const write = await u.client.request('PUT', `/svc/v1/${type}/${uuid}`, { json: {} });
-  return write.status === 200 ? 2 : 1;
-}
+const { project, role, collection, workflow, grant, levelOn } = objectsIn(d);
 
 describe('the worked examples (permissions.md §5)', () => {
   let X: TestUser, Y: TestUser, R: string, A: string, B: string, C: string, D: string;
@@ -282,233 +249,78 @@ describe('read and write checks', () => {
   });
 });
 
-describe('permission links', () => {
-  it('need manage on the head, and merge duplicates', async () => {
-    const owner = await makeUser(d.current);
-    const writer = await makeUser(d.current);
-    const other = await makeUser(d.current);
-    const p = await project(owner);
-    await grant(writer.uuid, 'can_write', p);
-    const attempt = await writer.client.request('POST', '/svc/v1/links', {
-      json: {
-        link: { link_class: 'permission', name: 'can_read', tail_uuid: other.uuid, head_uuid: p },
-      },
-    });
-    expect([attempt.status, attempt.body.errors]).toEqual([
-      403,
-      [`Forbidden: insufficient permission to modify ${p}`],
-    ]);
-    const first = await owner.client.request('POST', '/svc/v1/links', {
-      json: {
-        link: { link_class: 'permission', name: 'can_read', tail_uuid: other.uuid, head_uuid: p },
-      },
-    });
-    expect([first.status, first.body.owner_uuid]).toEqual([200, 'home1-tpzed-000000000000000']);
-    const lower = await owner.client.request('POST', '/svc/v1/links', {
-      json: {
-        link: { link_class: 'permission', name: 'can_read', tail_uuid: other.uuid, head_uuid: p },
-      },
-    });
-    expect([lower.body.uuid, lower.body.name]).toEqual([first.body.uuid, 'can_read']);
-    const higher = await owner.client.request('POST', '/svc/v1/links', {
-      json: {
-        link: { link_class: 'permission', name: 'can_manage', tail_uuid: other.uuid, head_uuid: p },
-      },
-    });
-    expect([higher.status, higher.body.uuid, higher.body.name]).toEqual([
-      200,
-      first.body.uuid,
-      'can_manage',
-    ]);
-    expect(await levelOn(other, p, 'groups')).toBe(3);
-  });
-
-  it('allow only the level to change', async () => {
-    const owner = await makeUser(d.current);
-    const other = await makeUser(d.current);
-    const p = await project(owner);
-    const link = await grant(other.uuid, 'can_read', p);
-    const bad = await owner.client.request('PUT', `/svc/v1/links/${link}`, {
-      json: { link: { tail_uuid: owner.uuid } },
-    });
-    expect([bad.status, bad.body.errors]).toEqual([422, ['Can only alter permission link level']]);
-    const level = await owner.client.request('PUT', `/svc/v1/links/${link}`, {
-      json: { link: { name: 'can_write' } },
-    });
-    expect([level.status, level.body.name]).toEqual([200, 'can_write']);
-    expect(await levelOn(other, p, 'groups')).toBe(2);
-    const del = await owner.client.request('DELETE', `/svc/v1/links/${link}`);
-    expect(del.status).toBe(200);
-    expect(await levelOn(other, p, 'groups')).toBe(0);
-  });
-
-  it('validate name, tail and head', async () => {
-    const owner = await makeUser(d.current);
-    const p = await project(owner);
-    const other = await project(owner);
-    const cases: [Record<string, unknown>, string][] = [
-      [
-        { name: 'can_fly', tail_uuid: owner.uuid, head_uuid: p },
-        "name 'can_fly' is invalid permission, must be one of 'can_read', 'can_write', 'can_manage', 'can_login'",
-      ],
-      [
-        { name: 'can_read', tail_uuid: other, head_uuid: p },
-        'tail_uuid must be a user or role, was group with group_class project',
-      ],
-      [
-        { name: 'can_read', tail_uuid: 'home1-tpzed-zzzzzzzzzzzzzzz', head_uuid: p },
-        "tail_uuid 'home1-tpzed-zzzzzzzzzzzzzzz' not found",
-      ],
-      [
-        { name: 'can_read', tail_uuid: owner.uuid, head_uuid: 'home1-4zz18-zzzzzzzzzzzzzzz' },
-        "head_uuid 'home1-4zz18-zzzzzzzzzzzzzzz' not found",
-      ],
-    ];
-    for (const [attrs, message] of cases) {
-      const res = await owner.client.request('POST', '/svc/v1/links', {
-        json: { link: { link_class: 'permission', ...attrs } },
-      });
-      expect([res.status, res.body.errors]).toEqual([422, [message]]);
-    }
-  });
-
-  it('are visible to their tail, their head and whoever manages the head', async () => {
-    const owner = await makeUser(d.current);
-    const reader = await makeUser(d.current);
-    const outsider = await makeUser(d.current);
-    const p = await project(owner);
-    const link = await grant(reader.uuid, 'can_read', p);
-    const userLink = await grant(owner.uuid, 'can_read', outsider.uuid);
-    for (const [who, uuid, status] of [
-      [owner, link, 200],
-      [reader, link, 200],
-      [outsider, link, 404],
-      [outsider, userLink, 200],
-      [owner, userLink, 200],
-      [reader, userLink, 404],
-    ] as const) {
-      expect([uuid, (await who.client.request('GET', `/svc/v1/links/${uuid}`)).status]).toEqual([
-        uuid,
-        status,
-      ]);
-    }
-  });
-});
-
-describe('roles', () => {
-  it('are owned by the system user, managed by their creator, readable by active users', async () => {
-    const creator = await makeUser(d.current);
-    const member = await makeUser(d.current);
-    const res = await creator.client.request('POST', '/svc/v1/groups', {
-      json: { group: { group_class: 'role', name: 'r', owner_uuid: creator.uuid } },
-    });
-    expect([res.status, res.body.owner_uuid, res.body.can_manage]).toEqual([
-      200,
-      'home1-tpzed-000000000000000',
-      true,
-    ]);
-    const seen = await member.client.request('GET', `/svc/v1/groups/${res.body.uuid}`);
-    expect([seen.status, seen.body.can_write]).toEqual([200, false]);
-    const update = await member.client.request('PUT', `/svc/v1/groups/${res.body.uuid}`, {
-      json: { group: { name: 'x' } },
-    });
-    expect([update.status, update.body.errors]).toEqual([
-      403,
-      [`Forbidden: insufficient permission to modify ${res.body.uuid}`],
-    ]);
-    const inRole = await member.client.request('POST', '/svc/v1/workflows', {
-      json: { workflow: { owner_uuid: res.body.uuid } },
-    });
-    expect([inRole.status, inRole.body.errors]).toEqual([
-      422,
-      ['owner_uuid must be a user or a project'],
-    ]);
-  });
-
-  it('lose their outgoing links when trashed, and their members keep their visibility', async () => {
-    const owner = await makeUser(d.current);
-    const member = await makeUser(d.current);
-    const r = await role(owner);
-    const p = await project(owner);
-    await grant(member.uuid, 'can_read', r);
-    const shared = await grant(r, 'can_read', p);
-    expect(await levelOn(member, p, 'groups')).toBe(1);
-    const trash = await owner.client.request('DELETE', `/svc/v1/groups/${r}`);
-    expect(trash.status).toBe(200);
-    expect(await levelOn(member, p, 'groups')).toBe(0);
-    expect((await root().request('GET', `/svc/v1/links/${shared}`)).status).toBe(404);
-    expect((await owner.client.request('GET', `/svc/v1/users/${member.uuid}`)).status).toBe(200);
-  });
-});
-
-describe('can_write, can_manage and writable_by (permissions.md §10)', () => {
-  it('follow the example', async () => {
-    const O = await makeUser(d.current);
-    const W = await makeUser(d.current);
-    const reader = await makeUser(d.current);
-    const P = await project(O);
-    await grant(W.uuid, 'can_write', P);
-    await grant(reader.uuid, 'can_read', P);
-    const view = async (u: TestUser) => {
-      const g = await u.client.request('GET', `/svc/v1/groups/${P}`);
-      return [g.body.can_write, g.body.can_manage, g.body.writable_by];
-    };
-    expect(await view(O)).toEqual([true, true, [O.uuid, W.uuid]]);
-    expect(await view(W)).toEqual([true, false, [O.uuid, W.uuid]]);
-    expect(await view(reader)).toEqual([false, false, [O.uuid]]);
-  });
-
-  it('lists the managing role on a user record', async () => {
-    const U = await makeUser(d.current);
-    const owner = await makeUser(d.current);
-    const R = await role(owner);
-    await grant(R, 'can_manage', U.uuid);
-    const me = await U.client.request('GET', '/svc/v1/users/current');
-    expect(me.body.writable_by).toEqual(['home1-tpzed-000000000000000', U.uuid, R]);
-  });
-});
-
-describe('users as non-admins see them', () => {
-  it('shows active users with few attributes, and oneself in full', async () => {
-    const me = await makeUser(d.current, { first_name: 'Me', prefs: { p: 1 } });
-    const other = await makeUser(d.current, { first_name: 'Other' });
-    const inactive = await makeUser(d.current, { is_active: false });
-    const them = await me.client.request('GET', `/svc/v1/users/${other.uuid}`);
-    expect(Object.keys(them.body).sort()).toEqual(
-      [
-        'kind',
-        'uuid',
-        'owner_uuid',
-        'email',
-        'username',
-        'first_name',
-        'last_name',
-        'full_name',
-        'is_active',
-        'is_admin',
-        'is_invited',
-        'can_write',
-        'can_manage',
-      ].sort(),
-    );
-    const self = await me.client.request('GET', `/svc/v1/users/${me.uuid}`);
-    expect(self.body.prefs).toEqual({ p: 1 });
-    const list = await me.client.request('GET', '/svc/v1/users', { query: { limit: 1000 } });
-    const uuids = list.body.items.map((u: { uuid: string }) => u.uuid);
-    expect(uuids).toEqual(expect.arrayContaining([me.uuid, other.uuid]));
-    expect(uuids).not.toContain(inactive.uuid);
-  });
-
-  it('joins and leaves the all-users group with activation', async () => {
-    const u = await makeUser(d.current, { is_active: false });
-    const watcher = await makeUser(d.current);
-    expect((await watcher.client.request('GET', `/svc/v1/users/${u.uuid}`)).status).toBe(404);
-    await root().request('PUT', `/svc/v1/users/${u.uuid}`, { json: { user: { is_active: true } } });
-    expect((await watcher.client.request('GET', `/svc/v1/users/${u.uuid}`)).status).toBe(200);
-    await root().request('PUT', `/svc/v1/users/${u.uuid}`, {
+describe('inactive users (permissions.md §6)', () => {
+  it('get 403 "user is not active" on updates and deletes of what they own', async () => {
+    const u = await makeUser(d.current);
+    const wf = await workflow(u);
+    const P = await project(u);
+    const off = await root().request('PUT', `/svc/v1/users/${u.uuid}`, {
       json: { user: { is_active: false } },
     });
-    expect((await watcher.client.request('GET', `/svc/v1/users/${u.uuid}`)).status).toBe(404);
+    expect([off.status, off.body.is_active]).toEqual([200, false]);
+    expect((await u.client.request('GET', `/svc/v1/workflows/${wf}`)).status).toBe(200);
+    const update = await u.client.request('PUT', `/svc/v1/workflows/${wf}`, {
+      json: { workflow: { name: 'changed' } },
+    });
+    expect(answer(update)).toEqual(inactive);
+    expect(answer(await u.client.request('DELETE', `/svc/v1/workflows/${wf}`))).toEqual(inactive);
+    expect(answer(await u.client.request('DELETE', `/svc/v1/groups/${P}`))).toEqual(inactive);
+    const unchanged = await root().request('GET', `/svc/v1/workflows/${wf}`);
+    expect([unchanged.status, unchanged.body.name]).toEqual([200, 'wf']);
+    const group = await root().request('GET', `/svc/v1/groups/${P}`);
+    expect([group.status, group.body.is_trashed]).toEqual([200, false]);
+  });
+});
+
+describe('owners (permissions.md §2)', () => {
+  it('are set by the server for users and permission links; a non-admin cannot move a user', async () => {
+    const u = await makeUser(d.current);
+    const v = await makeUser(d.current);
+    const P = await project(u);
+    const link = await u.client.request('POST', '/svc/v1/links', {
+      json: {
+        link: {
+          link_class: 'permission',
+          name: 'can_read',
+          tail_uuid: v.uuid,
+          head_uuid: P,
+          owner_uuid: u.uuid,
+        },
+      },
+    });
+    expect([link.status, link.body.owner_uuid]).toEqual([200, SYSTEM]);
+    const user = await root().request('POST', '/svc/v1/users', {
+      json: { user: { email: `owned-${Date.now()}@example.com`, owner_uuid: u.uuid } },
+    });
+    expect([user.status, user.body.owner_uuid]).toEqual([200, SYSTEM]);
+    const move = await u.client.request('PUT', `/svc/v1/users/${u.uuid}`, {
+      json: { user: { owner_uuid: u.uuid } },
+    });
+    expect(answer(move)).toEqual(forbidden);
+    const me = await u.client.request('GET', '/svc/v1/users/current');
+    expect(me.body.owner_uuid).toBe(SYSTEM);
+  });
+
+  it('are checked on an owner change: missing, unreadable, or not a user or project', async () => {
+    const u = await makeUser(d.current);
+    const v = await makeUser(d.current);
+    const theirs = await project(v);
+    const R = await role(u);
+    const mine = await project(u);
+    const missing = 'home1-j7d0g-zzzzzzzzzzzzzzz';
+    const cases: [string, string][] = [
+      [missing, `owner_uuid '${missing}' not found`],
+      [theirs, `owner_uuid '${theirs}' not found`],
+      [R, 'owner_uuid must be a user or a project'],
+    ];
+    for (const [owner, message] of cases) {
+      const res = await u.client.request('PUT', `/svc/v1/groups/${mine}`, {
+        json: { group: { owner_uuid: owner } },
+      });
+      expect([owner, ...answer(res)]).toEqual([owner, 422, [message]]);
+    }
+    const still = await u.client.request('GET', `/svc/v1/groups/${mine}`);
+    expect(still.body.owner_uuid).toBe(u.uuid);
   });
 });
 

@@ -1,14 +1,15 @@
+/**
+ * Request bodies and select (requests-and-errors.md §3, §4, §11; the § numbers of test names
+ * are that chapter's): the body forms, attribute types and nulls, server-set keys, uuid rules,
+ * references, timestamps, and what select changes.
+ */
 import { useDeployment } from '../harness/deployment';
+import { rootObjectsIn } from '../harness/objects';
+import { makeUser } from '../harness/users';
 
 const d = useDeployment();
 const root = () => d.current.root;
-const newGroup = async (attrs: Record<string, unknown> = {}) => {
-  const res = await root().request('POST', '/svc/v1/groups', {
-    json: { group: { group_class: 'project', ...attrs } },
-  });
-  expect(res.status).toBe(200);
-  return res.body;
-};
+const { newGroup, namedProject: project, create } = rootObjectsIn(d);
 
 describe('create and update bodies', () => {
   it('accepts the wrapped, camelCase, bare and form-encoded forms', async () => {
@@ -235,6 +236,46 @@ describe('create and update bodies', () => {
       expect([res.status, res.body.expires_at]).toEqual([200, rendered]);
     }
   });
+
+  it('§4: only admins may choose the uuid of a new object', async () => {
+    const u = await makeUser(d.current);
+    const uuid = 'home1-7fd4e-chosenbyuser000';
+    const res = await u.client.request('POST', '/svc/v1/workflows', {
+      json: { workflow: { uuid, name: 'mine' } },
+    });
+    expect([res.status, res.body.errors]).toEqual([422, ['uuid assignment not permitted']]);
+    expect((await root().request('GET', `/svc/v1/workflows/${uuid}`)).status).toBe(404);
+  });
+
+  it('§3, §4: attribute values in a body are never converted', async () => {
+    const res = await root().request('POST', '/svc/v1/collections', {
+      json: {
+        collection: {
+          replication_desired: '2',
+          preserve_version: 'true',
+          storage_classes_desired: 'default',
+        },
+      },
+    });
+    expect(res.status).toBe(422);
+    expect([...res.body.errors].sort()).toEqual([
+      'preserve_version has an invalid type: boolean required',
+      'replication_desired has an invalid type: integer required',
+      'storage_classes_desired has an invalid type: array required',
+    ]);
+    const wrapped = await root().request('POST', '/svc/v1/workflows', {
+      json: { workflow: { name: 'null', description: '1' } },
+    });
+    expect([wrapped.status, wrapped.body.name, wrapped.body.description]).toEqual([
+      200,
+      'null',
+      '1',
+    ]);
+    const bare = await root().request('POST', '/svc/v1/workflows', {
+      json: { name: 'null', description: 'true' },
+    });
+    expect([bare.status, bare.body.name, bare.body.description]).toEqual([200, 'null', 'true']);
+  });
 });
 
 describe('select', () => {
@@ -285,63 +326,29 @@ describe('select', () => {
     });
     expect(selected.body.items[0]).toEqual({ kind: 'svc#collection', manifest_text: '' });
   });
-});
 
-describe('method override and parameters', () => {
-  it('handles a POST with _method or X-Http-Method-Override as that method', async () => {
-    const g = await newGroup({ name: 'override' });
-    const viaParam = await root().request('POST', `/svc/v1/groups/${g.uuid}`, {
-      query: { _method: 'get' },
+  it('§11: select changes neither which objects match nor their order', async () => {
+    const owner = await project('select-order');
+    for (const name of ['s2', 's4', 's1', 's3', 's5']) {
+      await create('workflows', 'workflow', { name, owner_uuid: owner });
+    }
+    const query = {
+      filters: [
+        ['owner_uuid', '=', owner],
+        ['name', '!=', 's3'],
+      ],
+      order: ['name desc'],
+      limit: 3,
+      offset: 1,
+    };
+    const full = await root().request('GET', '/svc/v1/workflows', { query });
+    const selected = await root().request('GET', '/svc/v1/workflows', {
+      query: { ...query, select: ['uuid'] },
     });
-    expect([viaParam.status, viaParam.body.uuid]).toEqual([200, g.uuid]);
-    const viaHeader = await root().request('POST', '/svc/v1/groups', {
-      headers: { 'x-http-method-override': 'GET' },
-      form: { limit: '1', select: '["uuid"]' },
-    });
-    expect([viaHeader.status, viaHeader.body.kind, viaHeader.body.limit]).toEqual([
-      200,
-      'svc#groupList',
-      1,
-    ]);
-    const paramWins = await root().request('POST', `/svc/v1/groups/${g.uuid}`, {
-      headers: { 'x-http-method-override': 'DELETE' },
-      form: { _method: 'PATCH', group: JSON.stringify({ description: 'via form' }) },
-    });
-    expect([paramWins.status, paramWins.body.description, paramWins.body.is_trashed]).toEqual([
-      200,
-      'via form',
-      false,
-    ]);
-    const ignored = await root().request('GET', `/svc/v1/groups/${g.uuid}`, {
-      query: { _method: 'DELETE' },
-    });
-    expect([ignored.status, ignored.body.is_trashed]).toEqual([200, false]);
-    const unsupported = await root().request('POST', '/svc/v1/groups', {
-      headers: { 'x-http-method-override': 'HEAD' },
-      json: { group: { group_class: 'project' } },
-    });
-    expect([unsupported.status, unsupported.body.kind]).toEqual([200, 'svc#group']);
-  });
-
-  it('takes JSON-encoded strings and ignores unknown parameters', async () => {
-    const res = await root().request('GET', '/svc/v1/groups', {
-      query: {
-        limit: '2',
-        offset: '0',
-        order: '["name asc"]',
-        select: '["name"]',
-        alt: 'json',
-        bogus: 'x',
-      },
-    });
-    expect([res.status, res.body.limit, res.body.items.length]).toEqual([200, 2, 2]);
-  });
-
-  it('lets the JSON body win over the query string', async () => {
-    const res = await root().request('POST', '/svc/v1/groups', {
-      query: { _method: 'GET', limit: '5' },
-      json: { limit: 1 },
-    });
-    expect([res.status, res.body.limit]).toEqual([200, 1]);
+    expect(full.body.items.map((i: { name: string }) => i.name)).toEqual(['s4', 's2', 's1']);
+    expect(selected.body.items).toEqual(
+      full.body.items.map((i: { uuid: string }) => ({ kind: 'svc#workflow', uuid: i.uuid })),
+    );
+    expect(selected.body.items_available).toBe(4);
   });
 });

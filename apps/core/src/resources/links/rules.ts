@@ -21,7 +21,7 @@ const isPermission = (row: Row): boolean => row['link_class'] === 'permission';
 const LEVEL_NAMES = ['can_read', 'can_write', 'can_manage'];
 
 /** A remote user (of a configured remote cluster) may be a tail without a lookup. */
-function isRemoteUser(call: Call, uuid: string): boolean {
+export function isRemoteUser(call: Call, uuid: string): boolean {
   const parsed = parseUuid(uuid);
   return (
     parsed !== null && parsed.infix === users.infix && parsed.cluster in call.cluster.RemoteClusters
@@ -75,7 +75,7 @@ async function checkLink(ctx: WriteContext, row: Row, previous: Row | null): Pro
 }
 
 /** Only the level of a permission link may change. */
-function checkPermissionUpdate(ctx: WriteContext, current: Row, next: Row): void {
+export function checkPermissionUpdate(ctx: WriteContext, current: Row, next: Row): void {
   if (!isPermission(current) && !isPermission(next)) return;
   for (const name of ['link_class', 'tail_uuid', 'head_uuid', 'properties', 'owner_uuid']) {
     if (name in ctx.input && JSON.stringify(next[name]) !== JSON.stringify(current[name])) {

@@ -32,7 +32,7 @@ async function usernameProblems(ctx: WriteContext, row: Row): Promise<string[]> 
     : [];
 }
 
-function flagProblems(ctx: WriteContext, row: Row): string[] {
+export function flagProblems(ctx: WriteContext, row: Row): string[] {
   const problems: string[] = [];
   if (row['is_admin'] === true && row['is_active'] === false)
     problems.push('Admin users cannot be inactive');
@@ -46,7 +46,7 @@ function flagProblems(ctx: WriteContext, row: Row): string[] {
 }
 
 /** Non-admins: their own names and prefs only; is_active/is_admin changes are ignored. */
-function restrictSelfUpdate(ctx: WriteContext, current: Row, next: Row): void {
+export function restrictSelfUpdate(ctx: WriteContext, current: Row, next: Row): void {
   if (ctx.call.caller.isAdmin) return;
   for (const field of ADMIN_ONLY_FIELDS) {
     if (field in ctx.input && ctx.input[field] !== current[field]) {

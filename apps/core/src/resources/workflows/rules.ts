@@ -16,7 +16,7 @@ function parseDefinition(text: string): unknown {
 }
 
 /** A definition fills in name and description when the same save does not (other-resources.md §2). */
-function applyDefinition(ctx: WriteContext, row: Row): void {
+export function applyDefinition(ctx: WriteContext, row: Row): void {
   const definition = ctx.input['definition'];
   if (typeof definition !== 'string') return;
   const doc = parseDefinition(definition);
