@@ -1,6 +1,7 @@
 import { RESOURCES, schemaName } from './registry';
 import type { HttpMethod, ParamSpec, ParamSpecs } from './params';
 import type { ResourceSpec } from './types';
+import { CONTAINER_ENDPOINTS } from './endpoints-containers';
 
 /**
  * How the gateway picks the cluster that answers (federation.md §2):
@@ -216,6 +217,7 @@ const EXTRA_ENDPOINTS: readonly Endpoint[] = [
 export const ENDPOINTS: readonly Endpoint[] = [
   ...RESOURCES.flatMap(standardEndpoints),
   ...EXTRA_ENDPOINTS,
+  ...CONTAINER_ENDPOINTS,
 ];
 
 export const endpointId = (e: Endpoint): string => `svc.${e.resource}.${e.name}`;

@@ -2,6 +2,7 @@ import type { ClusterConfig } from '@svc/config';
 import { anonymousIdentity, builtInUuids, rootIdentity } from '@svc/contract';
 import { hmacHex, parseUuid, parseV2Token, safeEqual, secretDigest, type Identity } from '@svc/ids';
 import { statement, type Db } from '../db/db';
+import { matchesSaltedContainerToken } from './container-token';
 
 export interface TokenCheck {
   token: string;
@@ -89,6 +90,7 @@ async function v2Local(
     return toValid(row, secret);
   }
   if (remote !== null && safeEqual(secret, salted(d, remote))) return toValid(row, secret);
+  if (matchesSaltedContainerToken(c, uuid, d, secret, remote)) return toValid(row, secret);
   return null;
 }
 

@@ -120,8 +120,7 @@ async function create(call: Call, rules: ResourceRules): Promise<Reply> {
     const { rows } = await tx.query<Row>(
       insertStatement(r, draft, rowColumns(r, null, false), rules.internalColumns),
     );
-    await rules.afterWrite?.(ctx, rows[0]!, null);
-    return rows[0]!;
+    return (await rules.afterWrite?.(ctx, rows[0]!, null)) ?? rows[0]!;
   });
   return { body: (await renderAll(call, rules, [row], select, false))[0] };
 }
@@ -160,8 +159,7 @@ async function update(call: Call, rules: ResourceRules): Promise<Reply> {
     const { rows } = await tx.query<Row>(
       updateStatement(r, String(current['uuid']), changes, rowColumns(r, null, false)),
     );
-    await rules.afterWrite?.(ctx, rows[0]!, current);
-    return rows[0]!;
+    return (await rules.afterWrite?.(ctx, rows[0]!, current)) ?? rows[0]!;
   });
   return { body: (await renderAll(call, rules, [row], select, false))[0] };
 }
