@@ -128,7 +128,11 @@ function keepUnchanged(input: Readonly<Record<string, unknown>>, stored: Row, ne
 
 async function prepareUpdate(ctx: WriteContext, current: Row, next: Row): Promise<void> {
   const { call, input } = ctx;
-  const stored = { ...current, ...(await storedSecrets(ctx.tx, String(current['uuid']))) };
+  // Rows are read without their secrets; the rules need them, and an unchanged secret must
+  // not count as a change (current is the stored row the generic update compares with).
+  const secrets = await storedSecrets(ctx.tx, String(current['uuid']));
+  Object.assign(current, secrets);
+  const stored = { ...current };
   for (const secret of ['secret_mounts', 'runtime_token']) {
     if (!(secret in input)) next[secret] = stored[secret];
   }
@@ -137,9 +141,9 @@ async function prepareUpdate(ctx: WriteContext, current: Row, next: Row): Promis
     ...forbiddenChanges(from, stored, input, call.caller.isAdmin),
     ...stateProblems(from, next),
   ]);
-  keepUnchanged(input, stored, next);
   for (const spec of HASHES)
     if (spec.field in input) next[spec.field] = withDefaults(spec, hash(next[spec.field]));
+  keepUnchanged(input, stored, next);
   failIfAny([...alwaysProblems(next), ...setProblems(next, input)]);
   await checkRuntimeToken(ctx, next, stored);
   await checkAssignedContainer(ctx, current, next);
