@@ -125,7 +125,10 @@ async function create(call: Call, rules: ResourceRules): Promise<Reply> {
   return { body: (await renderAll(call, rules, [row], select, false))[0] };
 }
 
-const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** 64-bit integers beyond doubles arrive as BigInt (containers' priorities). */
+const exactJson = (v: unknown): string | undefined =>
+  JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x));
+const sameValue = (a: unknown, b: unknown): boolean => exactJson(a) === exactJson(b);
 
 async function update(call: Call, rules: ResourceRules): Promise<Reply> {
   const r = rules.resource;
