@@ -32,6 +32,8 @@ export interface DeploymentOptions {
   database?: 'default' | 'pglite';
   /** Changes one cluster's raw config section before validation. */
   configure?: (clusterId: string, section: Record<string, any>) => void;
+  /** Where the servers log (silent unless SVC_TEST_LOG says otherwise). */
+  logger?: pino.Logger;
 }
 
 // SVC_TEST_LOG=error shows what the servers log (they are silent otherwise).
@@ -60,7 +62,8 @@ export async function startTestDeployment(opts: DeploymentOptions = {}): Promise
   const dropAll = () => Promise.all(databases.map((d) => d.drop().catch(() => undefined)));
   let running: RunningDeployment;
   try {
-    running = await startDeployment(validateConfig(raw), { core: silent, gateway: silent });
+    const log = opts.logger ?? silent;
+    running = await startDeployment(validateConfig(raw), { core: log, gateway: log });
   } catch (err) {
     await dropAll();
     throw err;
