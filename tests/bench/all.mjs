@@ -1,6 +1,7 @@
 // Every benchmark in sequence, each as a child process with this process's environment:
-// tests/bench/run.mjs (gateway/core throughput), lists.mjs (filter language on 1M collections)
-// and permissions.mjs (permission model on 2M collections). Intended as the root `pnpm bench`
+// tests/bench/run.mjs (gateway/core throughput), lists.mjs (filter language on 1M collections),
+// permissions.mjs (permission model on 2M collections) and containers.mjs (commit and reuse on
+// 1M containers). Intended as the root `pnpm bench`
 // script: `pnpm build && node tests/bench/all.mjs`.
 //
 //   node tests/bench/all.mjs [--only=run,lists,permissions] [--continue]
@@ -9,7 +10,7 @@
 // exit status and duration. The exit status is non-zero if any benchmark failed (by default the
 // remaining ones still run; BENCH_FAIL_FAST=1 stops at the first failure). Arguments other than
 // --only are passed to every benchmark (e.g. --quick for run.mjs). BENCH_SCALE etc. apply to
-// lists.mjs and permissions.mjs (see their headers).
+// lists.mjs, permissions.mjs and containers.mjs (see their headers).
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,7 @@ const BENCHES = [
   { id: 'run', file: 'run.mjs' },
   { id: 'lists', file: 'lists.mjs' },
   { id: 'permissions', file: 'permissions.mjs' },
+  { id: 'containers', file: 'containers.mjs' },
 ];
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));

@@ -78,25 +78,19 @@ export async function expireContainerToken(tx: Db, tokenUuid: string, now: strin
  */
 export async function containerOfToken(db: Db, tokenUuid: string | null): Promise<string | null> {
   if (!tokenUuid) return null;
-  const own = await db.query<{ uuid: string }>(
+  const { rows } = await db.query<{ uuid: string; own: boolean }>(
     statement(
-      `SELECT uuid FROM containers WHERE auth_uuid = $1 AND state IN ('Locked', 'Running')`,
+      `SELECT uuid, auth_uuid IS NOT DISTINCT FROM $1 AS own FROM containers
+        WHERE state IN ('Locked', 'Running')
+          AND (auth_uuid = $1 OR (runtime_token IS NOT NULL AND split_part(runtime_token, '/', 2) = $1))
+        LIMIT 3`,
       [tokenUuid],
-      'container_of_auth_token',
+      'container_of_token',
     ),
   );
-  if (own.rows[0]) return own.rows[0].uuid;
-  const held = await db.query<{ uuid: string }>(
-    statement(
-      `SELECT uuid FROM containers
-        WHERE split_part(runtime_token, '/', 2) = $1 AND runtime_token IS NOT NULL
-          AND state IN ('Locked', 'Running')
-        LIMIT 2`,
-      [tokenUuid],
-      'container_of_runtime_token',
-    ),
-  );
-  return held.rows.length === 1 ? held.rows[0]!.uuid : null;
+  const own = rows.find((r) => r.own);
+  if (own) return own.uuid;
+  return rows.length === 1 ? rows[0]!.uuid : null;
 }
 
 /** The uuid of a v2 runtime_token, if it is one. */

@@ -26,6 +26,7 @@ const WANTED = `
 
 interface PriorityRow {
   state: string;
+  lock_count: number;
   priority: number | bigint;
   wanted: number | bigint;
 }
@@ -63,7 +64,7 @@ export async function recomputePriorities(
     seen.add(uuid);
     const { rows } = await lc.tx.query<PriorityRow>(
       statement(
-        `SELECT c.state, c.priority, (${WANTED}) AS wanted FROM containers c WHERE c.uuid = $1 FOR UPDATE`,
+        `SELECT c.state, c.priority, c.lock_count, (${WANTED}) AS wanted FROM containers c WHERE c.uuid = $1 FOR UPDATE`,
         [uuid],
         'priority_of_container',
       ),
@@ -81,7 +82,8 @@ export async function recomputePriorities(
       ),
     );
     if (row.state === 'Queued' && before > 0n && wanted === 0n) dropped.push(uuid);
-    queue.push(...(await childContainers(lc, uuid)));
+    // Children are made with the container's own token, which exists once it was locked.
+    if (Number(row.lock_count) > 0) queue.push(...(await childContainers(lc, uuid)));
   }
   return dropped;
 }

@@ -32,14 +32,14 @@ async function updateRequest(lc: Lifecycle, uuid: string, changes: Row): Promise
 
 /**
  * Recomputes priorities (§7) and cancels the Queued containers whose priority dropped to 0
- * (§8), with everything that follows from that.
+ * (§8), with everything that follows from that. True when it ended any container.
  */
-export async function updatePriorities(lc: Lifecycle, uuids: readonly string[]): Promise<void> {
+export async function updatePriorities(lc: Lifecycle, uuids: readonly string[]): Promise<boolean> {
   const live = uuids.filter((u) => typeof u === 'string' && u !== '');
-  if (live.length === 0) return;
-  for (const dropped of await recomputePriorities(lc, live)) {
-    await endContainer(lc, dropped, {});
-  }
+  if (live.length === 0) return false;
+  const dropped = await recomputePriorities(lc, live);
+  for (const uuid of dropped) await endContainer(lc, uuid, {});
+  return dropped.length > 0;
 }
 
 /** The server ends a container itself as Cancelled (priority dropped, dispatch attempts used up). */

@@ -1,7 +1,7 @@
 import { EMPTY_PDH } from '@svc/ids';
 import { statement } from '../../db/db';
 import type { Lifecycle } from '../../container-lifecycle/context';
-import { insertContainer, lockContainer } from '../../container-lifecycle/containers-sql';
+import { insertContainer } from '../../container-lifecycle/containers-sql';
 import type { Row } from '../common/row';
 
 /**
@@ -33,29 +33,28 @@ const PREFERENCE = `
   CASE WHEN c.state IN ('Locked', 'Queued') THEN c.priority END DESC,
   c.created_at ASC, c.uuid ASC`;
 
-async function bestCandidate(lc: Lifecycle, digest: string): Promise<string | null> {
-  const { rows } = await lc.tx.query<{ uuid: string }>(
+/** What commit reads of the chosen container (finalization needs its results). */
+const CHOSEN = `c.uuid, c.state, c.exit_code, c.log, c.output, c.output_properties, c.cost,
+  c.subrequests_cost`;
+
+/**
+ * The best reusable candidate, locked. A candidate another transaction changed meanwhile is
+ * re-read under the lock and its conditions checked again (PostgreSQL rechecks a locking read
+ * against the new row version); if it stopped being reusable (became Cancelled), it is skipped
+ * and the next candidate in preference order is locked instead: selection runs again.
+ */
+async function lockedCandidate(lc: Lifecycle, digest: string): Promise<Row | null> {
+  const { rows } = await lc.tx.query<Row>(
     statement(
-      `SELECT c.uuid FROM containers c
+      `SELECT ${CHOSEN} FROM containers c
         WHERE c.reuse_digest = $1 AND c.state IN ('Complete', 'Running', 'Locked', 'Queued')
           AND ${REUSABLE}
-        ORDER BY ${PREFERENCE} LIMIT 1`,
+        ORDER BY ${PREFERENCE} LIMIT 1 FOR UPDATE OF c`,
       [digest],
       'reuse_candidate',
     ),
   );
-  return rows[0]?.uuid ?? null;
-}
-
-async function stillReusable(lc: Lifecycle, uuid: string): Promise<boolean> {
-  const { rows } = await lc.tx.query(
-    statement(
-      `SELECT 1 FROM containers c WHERE c.uuid = $1 AND ${REUSABLE}`,
-      [uuid],
-      'reuse_recheck',
-    ),
-  );
-  return rows.length > 0;
+  return rows[0] ?? null;
 }
 
 /**
@@ -77,11 +76,5 @@ export async function chooseContainer(
       'reuse_lock',
     ),
   );
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const uuid = await bestCandidate(lc, digest);
-    if (uuid === null) break;
-    const row = await lockContainer(lc, uuid);
-    if (row && (await stillReusable(lc, uuid))) return row;
-  }
-  return insertContainer(lc, attrs);
+  return (await lockedCandidate(lc, digest)) ?? insertContainer(lc, attrs);
 }

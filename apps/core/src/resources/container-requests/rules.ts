@@ -178,8 +178,10 @@ const lifecycleOf = (ctx: WriteContext): Lifecycle => ({
   actor: ctx.call.caller.uuid,
 });
 
-/** Containers whose priority this write may change (§7). */
+/** Containers whose priority this write may change (§7): only Committed requests count. */
 function touchedContainers(row: Row, previous: Row | null): string[] {
+  const committed = row['state'] === 'Committed' || previous?.['state'] === 'Committed';
+  if (!committed) return [];
   if (previous === null) return [String(row['container_uuid'] ?? '')];
   const moved = ['state', 'priority', 'container_uuid'].some((f) => row[f] !== previous[f]);
   return moved
@@ -189,9 +191,8 @@ function touchedContainers(row: Row, previous: Row | null): string[] {
 
 async function afterWrite(ctx: WriteContext, row: Row, previous: Row | null): Promise<Row> {
   const touched = touchedContainers(row, previous);
-  if (!touched.some((u) => u !== '')) return row;
-  await updatePriorities(lifecycleOf(ctx), touched);
-  // Priorities may have ended a Queued container and so finalized this very request.
+  if (!(await updatePriorities(lifecycleOf(ctx), touched))) return row;
+  // A Queued container was ended, which may have finalized this very request.
   const { rows } = await ctx.tx.query<Row>(
     selectByUuid(
       containerRequests,
