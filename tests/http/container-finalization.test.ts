@@ -137,10 +137,8 @@ describe('a failed container', () => {
 describe('retries (§10 step 1)', () => {
   it('follow the retry example, adding each container cost', async () => {
     const secret = { '/s': { kind: 'text', content: 'retry-secret' } };
-    const cr = await createRequest(
-      u.client,
-      bodyFor({ container_count_max: 2, secret_mounts: secret }),
-    );
+    const body = bodyFor({ container_count_max: 2, secret_mounts: secret });
+    const cr = await createRequest(u.client, body);
     const first = cr.container_uuid;
     await dispatcher.start(first);
     await dispatcher.cancel(first, { cost: 0.5, subrequests_cost: 1.25 });
@@ -152,6 +150,10 @@ describe('retries (§10 step 1)', () => {
     ]);
     const second = retried['container_uuid'];
     expect(second).not.toBe(first);
+    // The retry has the same attributes, so a matching request shares it.
+    const sharer = await createRequest(u.client, { ...body, priority: 0 });
+    expect(sharer.container_uuid).toBe(second);
+    await updateRequest(u.client, sharer.uuid, { state: 'Final' });
     const c2 = await getContainer(d.current, second);
     expect([c2.state, c2.command]).toEqual(['Queued', cr.command]);
     expect(c2.priority).toBeGreaterThan(0);

@@ -111,8 +111,11 @@ describe('§2 required fields and rules that always hold', () => {
     '%s missing, null or "" → can\'t be blank',
     async (field) => {
       for (const value of [undefined, null, '']) {
-        const body: Record<string, unknown> = { ...base, container_image: image, [field]: value };
-        if (value === undefined) delete body[field];
+        const body: Record<string, unknown> = Object.fromEntries(
+          Object.entries({ ...base, container_image: image, [field]: value }).filter(
+            ([, v]) => v !== undefined,
+          ),
+        );
         if (field === 'output_path') body['mounts'] = {};
         const res = await post(body);
         expect([field, value, res.status, res.body.errors]).toEqual([

@@ -379,3 +379,40 @@ describe('containers running with a runtime_token (§12)', () => {
     expect((await new ContainerDispatch(runner.client).current()).status).toBe(404);
   });
 });
+
+describe('discovery and the typed client', () => {
+  it('describe every dispatch endpoint', async () => {
+    const doc = (await d.current.client(null).request('GET', '/discovery/v1/apis/svc/v1/rest'))
+      .body;
+    const methods = doc.resources.containers.methods;
+    const shape = (name: string) => {
+      const m = methods[name];
+      return m && [m.httpMethod, m.path, m.response, m.parameterOrder];
+    };
+    expect(shape('lock')).toEqual([
+      'POST',
+      'containers/{uuid}/lock',
+      { $ref: 'Container' },
+      ['uuid'],
+    ]);
+    expect(shape('unlock')).toEqual([
+      'POST',
+      'containers/{uuid}/unlock',
+      { $ref: 'Container' },
+      ['uuid'],
+    ]);
+    expect(shape('auth')).toEqual([
+      'GET',
+      'containers/{uuid}/auth',
+      { $ref: 'ApiClientAuthorization' },
+      ['uuid'],
+    ]);
+    expect(shape('secret_mounts')).toEqual([
+      'GET',
+      'containers/{uuid}/secret_mounts',
+      {},
+      ['uuid'],
+    ]);
+    expect(shape('current')).toEqual(['GET', 'containers/current', { $ref: 'Container' }, []]);
+  });
+});

@@ -120,7 +120,8 @@ async function create(call: Call, rules: ResourceRules): Promise<Reply> {
     const { rows } = await tx.query<Row>(
       insertStatement(r, draft, rowColumns(r, null, false), rules.internalColumns),
     );
-    return (await rules.afterWrite?.(ctx, rows[0]!, null)) ?? rows[0]!;
+    await rules.afterWrite?.(ctx, rows[0]!, null);
+    return rules.afterWriteRow ? rules.afterWriteRow(ctx, rows[0]!, null) : rows[0]!;
   });
   return { body: (await renderAll(call, rules, [row], select, false))[0] };
 }
@@ -162,7 +163,8 @@ async function update(call: Call, rules: ResourceRules): Promise<Reply> {
     const { rows } = await tx.query<Row>(
       updateStatement(r, String(current['uuid']), changes, rowColumns(r, null, false)),
     );
-    return (await rules.afterWrite?.(ctx, rows[0]!, current)) ?? rows[0]!;
+    await rules.afterWrite?.(ctx, rows[0]!, current);
+    return rules.afterWriteRow ? rules.afterWriteRow(ctx, rows[0]!, current) : rows[0]!;
   });
   return { body: (await renderAll(call, rules, [row], select, false))[0] };
 }

@@ -39,11 +39,13 @@ export interface ResourceRules {
   visibleAttributes?(call: Call, row: Row): ReadonlySet<string> | null;
   /** Completes the next version of a row; `current` is the stored one. */
   prepareUpdate?(ctx: WriteContext, current: Row, next: Row): Promise<void>;
+  /** Runs in the same transaction after the row is written (links, permission table). */
+  afterWrite?(ctx: WriteContext, row: Row, previous: Row | null): Promise<void>;
   /**
-   * Runs in the same transaction after the row is written (links, permission table). May return
-   * the row as it stands afterwards, when what it did changed the row itself.
+   * Like afterWrite, for rules whose consequences may change the row itself (a container
+   * request finalized by its container's end): returns the row as it stands afterwards.
    */
-  afterWrite?(ctx: WriteContext, row: Row, previous: Row | null): Promise<Row | void>;
+  afterWriteRow?(ctx: WriteContext, row: Row, previous: Row | null): Promise<Row>;
   /** Replaces removal (groups and collections are trashed); returns the row to render. */
   remove?(call: Call, row: Row, tx: Db, now: string): Promise<Row>;
   /** Runs in the same transaction after a row is removed. */

@@ -189,7 +189,7 @@ function touchedContainers(row: Row, previous: Row | null): string[] {
     : [];
 }
 
-async function afterWrite(ctx: WriteContext, row: Row, previous: Row | null): Promise<Row> {
+async function afterWriteRow(ctx: WriteContext, row: Row, previous: Row | null): Promise<Row> {
   const touched = touchedContainers(row, previous);
   if (!(await updatePriorities(lifecycleOf(ctx), touched))) return row;
   // A Queued container was ended, which may have finalized this very request.
@@ -212,7 +212,7 @@ export const containerRequestRules: ResourceRules = {
   policy: ownedPolicy('container_requests'),
   prepareCreate,
   prepareUpdate,
-  afterWrite,
+  afterWriteRow,
   async afterRemove(call, row, tx) {
     const lc: Lifecycle = {
       tx,

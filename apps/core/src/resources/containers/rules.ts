@@ -5,7 +5,10 @@ import { containerOfToken } from '../../auth/container-token';
 import type { Call } from '../../call';
 import { statement, type Db } from '../../db/db';
 import { reuseDigest, secretMountsDigest } from '../../container-lifecycle/canonical';
-import { CONTAINER_INTERNAL_COLUMNS } from '../../container-lifecycle/containers-sql';
+import {
+  CONTAINER_INTERNAL_COLUMNS,
+  lockContainer,
+} from '../../container-lifecycle/containers-sql';
 import type { Lifecycle } from '../../container-lifecycle/context';
 import {
   containerEndChanges,
@@ -54,17 +57,6 @@ async function requireOwnTokenChange(call: Call, tx: Db, row: Row, attrs: Row): 
     throw new ForbiddenError();
 }
 
-async function storedSecrets(tx: Db, uuid: string): Promise<Row> {
-  const { rows } = await tx.query<Row>(
-    statement(
-      'SELECT secret_mounts, runtime_token FROM containers WHERE uuid = $1',
-      [uuid],
-      'container_secrets',
-    ),
-  );
-  return rows[0] ?? {};
-}
-
 /** `log` and `output` name collections the caller can read (§9). */
 async function collectionProblems(call: Call, tx: Db, current: Row, next: Row): Promise<string[]> {
   const problems: string[] = [];
@@ -87,8 +79,16 @@ async function collectionProblems(call: Call, tx: Db, current: Row, next: Row): 
 
 const BEFORE = 'containerBeforeUpdate';
 
+const lifecycleOf = (ctx: WriteContext): Lifecycle => ({
+  tx: ctx.tx,
+  cluster: ctx.call.cluster,
+  now: ctx.now,
+  actor: ctx.call.caller.uuid,
+});
+
 async function prepareUpdate(ctx: WriteContext, current: Row, next: Row): Promise<void> {
-  const stored = { ...current, ...(await storedSecrets(ctx.tx, String(current['uuid']))) };
+  // The whole stored row, secrets and digests included: a retry copies it (§10).
+  const stored = (await lockContainer(lifecycleOf(ctx), String(current['uuid'])))!;
   failIfAny(updateProblems(stored, next, ctx.input));
   failIfAny(await collectionProblems(ctx.call, ctx.tx, current, next));
   const from = String(current['state']);
