@@ -1,12 +1,13 @@
-import { collections, quoteIdent } from '@svc/contract';
+import { collections } from '@svc/contract';
 import { ApiError, ForbiddenError } from '@svc/errors';
 import { makeUuid } from '@svc/ids';
-import { raw } from '@svc/list-engine';
+import { join, raw, sql, toQuery } from '@svc/list-engine';
 import { statement } from '../db/db';
+import { isGroupUuid } from '../permissions/kinds';
 import { assertNotFrozen } from '../resources/common/frozen';
 import { addSeconds, type Row } from '../resources/common/row';
-import { enforceUniqueName } from '../resources/common/unique-name';
-import { insertStatement } from '../resources/common/write-sql';
+import { enforceUniqueNames } from '../resources/common/unique-name';
+import { valueFor } from '../resources/common/write-sql';
 import type { Lifecycle } from './context';
 
 /**
@@ -17,6 +18,8 @@ import type { Lifecycle } from './context';
 
 /** May the server put a request's collections in this owner? */
 export async function ownerTakesCollections(lc: Lifecycle, owner: string): Promise<boolean> {
+  // Only projects are trashed or frozen; a user's home project never is.
+  if (!isGroupUuid(owner)) return true;
   const { rows } = await lc.tx.query(
     statement(
       `SELECT 1 FROM trashed_groups WHERE group_uuid = $1 AND trash_at <= statement_timestamp()`,
@@ -39,25 +42,43 @@ export interface CollectionCopy {
   owner: string;
   name: string;
   properties: Record<string, unknown>;
-  storageClasses?: unknown;
-  ttlSeconds?: number;
+  storageClasses: unknown;
+  ttlSeconds: number;
 }
 
-/** A new collection with the manifest of an existing one with that PDH; null if none exists. */
-export async function copyCollection(lc: Lifecycle, copy: CollectionCopy): Promise<string | null> {
+const COLUMNS = [
+  'uuid',
+  'owner_uuid',
+  'created_at',
+  'modified_at',
+  'modified_by_user_uuid',
+  'name',
+  'properties',
+  'manifest_text',
+  'portable_data_hash',
+  'file_count',
+  'file_size_total',
+  'storage_classes_desired',
+  'trash_at',
+  'delete_at',
+];
+
+/** The manifests of existing collections with these PDHs, by PDH. */
+async function sources(lc: Lifecycle, pdhs: string[]): Promise<Map<string, Row>> {
   const { rows } = await lc.tx.query<Row>(
     statement(
-      `SELECT manifest_text, portable_data_hash, file_count, file_size_total
-         FROM collections WHERE portable_data_hash = $1 LIMIT 1`,
-      [copy.pdh],
-      'collection_by_pdh',
+      `SELECT DISTINCT ON (portable_data_hash) portable_data_hash, manifest_text, file_count, file_size_total
+         FROM collections WHERE portable_data_hash = ANY($1::text[])`,
+      [pdhs],
+      'collections_by_pdhs',
     ),
   );
-  const source = rows[0];
-  if (!source) return null;
-  const expires =
-    copy.ttlSeconds && copy.ttlSeconds > 0 ? addSeconds(lc.now, copy.ttlSeconds) : null;
-  const row: Row = {
+  return new Map(rows.map((r) => [String(r['portable_data_hash']), r]));
+}
+
+function newRow(lc: Lifecycle, copy: CollectionCopy, source: Row): Row {
+  const expires = copy.ttlSeconds > 0 ? addSeconds(lc.now, copy.ttlSeconds) : null;
+  return {
     ...source,
     uuid: makeUuid(lc.cluster.ClusterID, collections.infix),
     owner_uuid: copy.owner,
@@ -66,19 +87,45 @@ export async function copyCollection(lc: Lifecycle, copy: CollectionCopy): Promi
     modified_by_user_uuid: lc.actor,
     name: copy.name,
     properties: copy.properties,
+    storage_classes_desired: copy.storageClasses,
     trash_at: expires,
     delete_at: expires,
-    ...(copy.storageClasses !== undefined ? { storage_classes_desired: copy.storageClasses } : {}),
   };
-  try {
-    await enforceUniqueName(lc.tx, collections, row, lc.now, true);
-  } catch (err) {
-    // A clash even with the uuid-suffixed name: keep the collection, without a name.
-    if (!(err instanceof ApiError)) throw err;
-    row['name'] = null;
-  }
-  const { rows: made } = await lc.tx.query<{ uuid: string }>(
-    insertStatement(collections, row, raw(quoteIdent('uuid'))),
+}
+
+/**
+ * New collections with the manifests of existing ones with the given PDHs, saved with
+ * ensure_unique_name, in one statement; the uuid of each, or null when no collection has its PDH.
+ */
+export async function copyCollections(
+  lc: Lifecycle,
+  copies: readonly CollectionCopy[],
+): Promise<(string | null)[]> {
+  if (copies.length === 0) return [];
+  const found = await sources(
+    lc,
+    copies.map((c) => c.pdh),
   );
-  return made[0]!.uuid;
+  const rows = copies.map((c) => (found.has(c.pdh) ? newRow(lc, c, found.get(c.pdh)!) : null));
+  const made = rows.filter((r): r is Row => r !== null);
+  if (made.length === 0) return rows.map(() => null);
+  try {
+    await enforceUniqueNames(lc.tx, collections, made, lc.now);
+  } catch (err) {
+    // A clash even with the uuid-suffixed names: keep the collections, without names.
+    if (!(err instanceof ApiError)) throw err;
+    for (const row of made) row['name'] = null;
+  }
+  const values = made.map(
+    (row) =>
+      sql`(${join(
+        COLUMNS.map((c) => valueFor(collections, c, row[c])),
+        ', ',
+      )})`,
+  );
+  await lc.tx.query(
+    toQuery(sql`INSERT INTO "collections" (${raw(COLUMNS.map((c) => `"${c}"`).join(', '))})
+                VALUES ${join(values, ', ')}`),
+  );
+  return rows.map((r) => (r ? String(r['uuid']) : null));
 }

@@ -1,5 +1,5 @@
 import type { Row } from '../resources/common/row';
-import { copyCollection, ownerTakesCollections } from './collections';
+import { copyCollections, ownerTakesCollections, type CollectionCopy } from './collections';
 import type { Lifecycle } from './context';
 
 /**
@@ -17,10 +17,11 @@ const succeeded = (c: Row): boolean =>
 export const costOf = (c: Row | null): number =>
   c ? Number(c['cost'] ?? 0) + Number(c['subrequests_cost'] ?? 0) : 0;
 
-async function outputCollection(lc: Lifecycle, request: Row, c: Row): Promise<string | null> {
+/** The output collection a request gets from a successful container (§10 table). */
+function outputCopy(request: Row, c: Row): CollectionCopy | null {
   if (!succeeded(c) || typeof c['output'] !== 'string') return null;
   const uuid = String(request['uuid']);
-  return copyCollection(lc, {
+  return {
     pdh: c['output'],
     owner: String(request['owner_uuid']),
     name:
@@ -33,20 +34,23 @@ async function outputCollection(lc: Lifecycle, request: Row, c: Row): Promise<st
       ...(isHash(c['output_properties']) ? c['output_properties'] : {}),
       ...(isHash(request['output_properties']) ? request['output_properties'] : {}),
     },
-    storageClasses: request['output_storage_classes'],
+    storageClasses: request['output_storage_classes'] ?? ['default'],
     ttlSeconds: Number(request['output_ttl'] ?? 0),
-  });
+  };
 }
 
-async function logCollection(lc: Lifecycle, request: Row, c: Row): Promise<string | null> {
+/** The log collection a request gets from a container with a log. */
+function logCopy(request: Row, c: Row): CollectionCopy | null {
   if (typeof c['log'] !== 'string') return null;
   const uuid = String(request['uuid']);
-  return copyCollection(lc, {
+  return {
     pdh: c['log'],
     owner: String(request['owner_uuid']),
     name: `Container log for request ${uuid}`,
     properties: { type: 'log', container_request: uuid },
-  });
+    storageClasses: ['default'],
+    ttlSeconds: 0,
+  };
 }
 
 /** The scrub of §11 that every Final request gets. */
@@ -66,9 +70,15 @@ export async function finalChanges(
     ...FINAL_SCRUB,
     cumulative_cost: Number(request['cumulative_cost'] ?? 0) + costOf(container),
   };
-  if (container && (await ownerTakesCollections(lc, String(request['owner_uuid'])))) {
-    changes['output_uuid'] = await outputCollection(lc, request, container);
-    changes['log_uuid'] = await logCollection(lc, request, container);
+  if (!container) return changes;
+  const output = outputCopy(request, container);
+  const log = logCopy(request, container);
+  if ((!output && !log) || !(await ownerTakesCollections(lc, String(request['owner_uuid'])))) {
+    return changes;
   }
+  const copies = [output, log].filter((c): c is CollectionCopy => c !== null);
+  const made = await copyCollections(lc, copies);
+  changes['output_uuid'] = output ? made[copies.indexOf(output)] : null;
+  changes['log_uuid'] = log ? made[copies.indexOf(log)] : null;
   return changes;
 }
