@@ -110,6 +110,19 @@ describe('a successful container', () => {
     expect(out['trash_at']).toBeNull();
   });
 
+  it('renames the log when the output already takes its name', async () => {
+    const draft = await createRequest(u.client, { ...bodyFor(), state: 'Uncommitted' });
+    const name = `Container log for request ${draft.uuid}`;
+    await updateRequest(u.client, draft.uuid, { output_name: name });
+    const committed = await updateRequest(u.client, draft.uuid, { state: 'Committed' });
+    await dispatcher.complete(committed.body.container_uuid);
+    const final = await getRequest(d.current, draft.uuid);
+    const output = await collection(final['output_uuid']);
+    const log = await collection(final['log_uuid']);
+    expect(output.name).toBe(name);
+    expect(log.name).toMatch(new RegExp(`^${name} \\([0-9a-z]{15}\\)$`));
+  });
+
   it('marks the output of a child request as intermediate', async () => {
     const parent = await createRequest(u.client, bodyFor());
     const token = await dispatcher.start(parent.container_uuid);
