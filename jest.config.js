@@ -31,6 +31,8 @@ module.exports = {
       ...common,
       displayName: 'http',
       testMatch: ['<rootDir>/tests/**/*.test.ts'],
+      // Whole HTTP flows on a 2-CPU machine that runs several clusters at once.
+      testTimeout: 30_000,
       globalSetup: '<rootDir>/tests/harness/global-setup.ts',
       globalTeardown: '<rootDir>/tests/harness/global-teardown.ts',
     },

@@ -1,7 +1,8 @@
 // Every benchmark in sequence, each as a child process with this process's environment:
 // tests/bench/run.mjs (gateway/core throughput), lists.mjs (filter language on 1M collections),
-// permissions.mjs (permission model on 2M collections) and storage.mjs (block upload/download
-// against cp, server memory under parallel uploads, garbage collection of 1M blocks). Intended as the root `pnpm bench`
+// permissions.mjs (permission model on 2M collections), storage.mjs (block upload/download
+// against cp, server memory under parallel uploads, garbage collection of 1M blocks) and
+// containers.mjs (commit and reuse on 1M containers). Intended as the root `pnpm bench`
 // script: `pnpm build && node tests/bench/all.mjs`.
 //
 //   node tests/bench/all.mjs [--only=run,lists,permissions] [--continue]
@@ -10,7 +11,7 @@
 // exit status and duration. The exit status is non-zero if any benchmark failed (by default the
 // remaining ones still run; BENCH_FAIL_FAST=1 stops at the first failure). Arguments other than
 // --only are passed to every benchmark (e.g. --quick for run.mjs). BENCH_SCALE etc. apply to
-// lists.mjs, permissions.mjs and storage.mjs (see their headers).
+// lists.mjs, permissions.mjs, storage.mjs and containers.mjs (see their headers).
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,7 @@ const BENCHES = [
   { id: 'lists', file: 'lists.mjs' },
   { id: 'permissions', file: 'permissions.mjs' },
   { id: 'storage', file: 'storage.mjs' },
+  { id: 'containers', file: 'containers.mjs' },
 ];
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));

@@ -40,6 +40,8 @@ export interface DeploymentOptions {
   configure?: (clusterId: string, section: Record<string, any>) => void;
   /** Extra keys of the Gateway section (RemoteTimeout, …). */
   gateway?: Record<string, unknown>;
+  /** Where the servers log (silent unless SVC_TEST_LOG says otherwise). */
+  logger?: pino.Logger;
 }
 
 // SVC_TEST_LOG=error shows what the servers log (they are silent otherwise).
@@ -68,7 +70,8 @@ export async function startTestDeployment(opts: DeploymentOptions = {}): Promise
   const dropAll = () => Promise.all(databases.map((d) => d.drop().catch(() => undefined)));
   let running: RunningDeployment;
   try {
-    running = await startDeployment(validateConfig(raw), { core: silent, gateway: silent });
+    const log = opts.logger ?? silent;
+    running = await startDeployment(validateConfig(raw), { core: log, gateway: log });
   } catch (err) {
     await dropAll();
     throw err;
@@ -104,13 +107,24 @@ export async function startTestDeployment(opts: DeploymentOptions = {}): Promise
   };
 }
 
+const running = new Map<string, TestDeployment>();
+
+/** The deployment a client talks to (by its gateway URL), for helpers given only a client. */
+export function deploymentAt(url: string): TestDeployment {
+  const d = running.get(url);
+  if (!d) throw new Error(`no test deployment at ${url}`);
+  return d;
+}
+
 /** One deployment for the whole test file: started before, closed after. */
 export function useDeployment(opts: DeploymentOptions = {}): { readonly current: TestDeployment } {
   const holder: { current?: TestDeployment } = {};
   beforeAll(async () => {
     holder.current = await startTestDeployment(opts);
+    running.set(holder.current.url, holder.current);
   }, 60_000);
   afterAll(async () => {
+    if (holder.current) running.delete(holder.current.url);
     await holder.current?.close();
   }, 60_000);
   return {

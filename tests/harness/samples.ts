@@ -31,13 +31,19 @@ export function samples(clusterId: string): Sample[] {
     },
     {
       type: 'container_requests',
-      create: { command: ['echo'], container_image: 'img', cwd: '/', output_path: '/out' },
+      create: {
+        command: ['echo'],
+        container_image: 'img',
+        cwd: '/',
+        output_path: '/out',
+        mounts: { '/out': { kind: 'tmp' } },
+      },
       change: { name: 'renamed' },
     },
     {
       type: 'containers',
       create: { command: ['echo'], cwd: '/' },
-      change: { runtime_status: { a: 'b' } },
+      change: { state: 'Cancelled' },
     },
     {
       type: 'links',

@@ -6,6 +6,7 @@ import {
   groups,
   type ResourceSpec,
 } from '@svc/contract';
+import { committedRequest, makeImage, uncommittedRequest } from '../harness/containers';
 import { useDeployment } from '../harness/deployment';
 
 const d = useDeployment();
@@ -54,31 +55,32 @@ async function rejected(r: ResourceSpec, filters: unknown, message: string): Pro
   ]);
 }
 
-const crAttrs = { command: ['x'], container_image: 'i', cwd: '/', output_path: '/o' };
 const uuids: Record<string, string> = {};
 
 beforeAll(async () => {
   project = await create(groups, 'project', { name: 'filters', group_class: 'project' });
   const owned = { owner_uuid: project };
+  // Requests are committed, then pointed by an admin at containers made for the example
+  // (containers.md §1: admins may set container_uuid to any existing container).
+  const image = await makeImage(root());
   uuids['complete'] = await create(containers, 'complete', { state: 'Complete', command: ['x'] });
   uuids['queued'] = await create(containers, 'queued', { command: ['y'] });
-  uuids['A'] = await create(containerRequests, 'A', {
-    ...crAttrs,
-    ...owned,
-    container_uuid: uuids['complete'],
-  });
-  uuids['B'] = await create(containerRequests, 'B', {
-    ...crAttrs,
-    ...owned,
-    container_uuid: uuids['queued'],
-    priority: 5,
-  });
-  uuids['C'] = await create(containerRequests, 'C', {
-    ...crAttrs,
-    ...owned,
-    container_uuid: null,
-    priority: 0,
-  });
+  const requests: [string, string | null, number][] = [
+    ['A', uuids['complete']!, 1],
+    ['B', uuids['queued']!, 5],
+    ['C', null, 0],
+  ];
+  for (const [name, container, priority] of requests) {
+    const body = container
+      ? committedRequest(image, { ...owned, priority, command: ['x', name] })
+      : uncommittedRequest(image, { ...owned, priority, command: ['x', name] });
+    uuids[name] = await create(containerRequests, name, body);
+    if (!container) continue;
+    const res = await root()
+      .resource(containerRequests)
+      .update(uuids[name]!, { container_uuid: container });
+    if (res.status !== 200) throw new Error(`pointing ${name}: ${res.text}`);
+  }
   const properties: Record<string, unknown> = {
     P1: { prop1: 'value1', prop2: 5 },
     P2: { prop1: 'value2', prop2: 1 },

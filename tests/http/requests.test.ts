@@ -24,6 +24,7 @@ describe('create and update bodies', () => {
           container_image: 'i',
           cwd: '/',
           output_path: '/o',
+          mounts: { '/o': { kind: 'tmp' } },
         },
       },
     });

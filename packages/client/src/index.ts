@@ -1,2 +1,3 @@
 export * from './client';
 export * from './api-error';
+export * from './containers';

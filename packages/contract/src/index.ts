@@ -2,6 +2,7 @@ export * from './types';
 export * from './attributes';
 export * from './registry';
 export * from './messages';
+export * from './messages-containers';
 export * from './time';
 export * from './params';
 export * from './api';

@@ -16,6 +16,7 @@ import { rememberedRemoteToken } from './remote-tokens';
 import type { ValidToken } from './valid-token';
 
 export type { ValidToken };
+import { matchesSaltedContainerToken } from './container-token';
 
 export interface TokenCheck {
   token: string;
@@ -118,7 +119,11 @@ async function v2Local(
   const row = rows[0];
   if (!row?.secret_digest) return null;
   if (safeEqual(secretDigest(secret), row.secret_digest)) return toValid(row, secret);
-  return saltedMatch(c, row, secret, remote) ? toValid(row, secret) : null;
+  if (saltedMatch(c, row, secret, remote)) return toValid(row, secret);
+  // A container's own token has no stored copy of its secret: the server recomputes it.
+  return matchesSaltedContainerToken(c, uuid, row.secret_digest, secret, remote)
+    ? toValid(row, secret)
+    : null;
 }
 
 /** Bare secrets, and cached identity-provider access tokens (stored as HMAC(root, token)). */

@@ -31,6 +31,32 @@ function nameFor(s: Statement): string | undefined {
   return name;
 }
 
+/**
+ * Writes that lock rows in different orders (a request, then its container; a container, then
+ * its requests) may deadlock; PostgreSQL then aborts one of them, which runs again from the
+ * start. Serialization failures are retried the same way.
+ */
+const MAX_ATTEMPTS = 4;
+const isRetryable = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+};
+
+async function runTransaction<T>(pool: pg.Pool, fn: (tx: Db) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const out = await fn(wrap(client, 'tx', pool));
+    await client.query('COMMIT');
+    return out;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
 function wrap(q: Queryable, kind: 'root' | 'tx', pool: pg.Pool): Db {
   const db: Db = {
     kind: 'postgres',
@@ -43,17 +69,12 @@ function wrap(q: Queryable, kind: 'root' | 'tx', pool: pg.Pool): Db {
     },
     async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
       if (kind === 'tx') return fn(db);
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const out = await fn(wrap(client, 'tx', pool));
-        await client.query('COMMIT');
-        return out;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await runTransaction(pool, fn);
+        } catch (err) {
+          if (attempt >= MAX_ATTEMPTS || !isRetryable(err)) throw err;
+        }
       }
     },
     async withSessionLock(key, fn) {

@@ -11,6 +11,7 @@ import {
   users,
   workflows,
 } from '../registry';
+import { containerOps } from './containers';
 import { bodyFields, listOf, objectOf, op, plainJson, standardOps } from './ops';
 import { ASYNC, INCLUDE_OLD_VERSIONS, INCLUDE_TRASH } from './params';
 
@@ -70,7 +71,7 @@ export const API = {
     get: { include_trash: INCLUDE_TRASH },
   }),
   container_requests: standardOps(containerRequests, { list: { include_trash: INCLUDE_TRASH } }),
-  containers: standardOps(containers),
+  containers: { ...standardOps(containers), ...containerOps },
   links: standardOps(links),
   workflows: standardOps(workflows),
   api_client_authorizations: {

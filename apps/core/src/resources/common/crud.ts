@@ -135,12 +135,15 @@ async function create(call: Call, rules: ResourceRules): Promise<Reply> {
       insertStatement(r, draft, rowColumns(r, null, false), rules.internalColumns),
     );
     await rules.afterWrite?.(ctx, rows[0]!, null);
-    return rows[0]!;
+    return rules.afterWriteRow ? rules.afterWriteRow(ctx, rows[0]!, null) : rows[0]!;
   });
   return { body: (await renderAll(call, rules, [row], select, false))[0] };
 }
 
-const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** 64-bit integers beyond doubles arrive as BigInt (containers' priorities). */
+const exactJson = (v: unknown): string | undefined =>
+  JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x));
+const sameValue = (a: unknown, b: unknown): boolean => exactJson(a) === exactJson(b);
 
 async function update(call: Call, rules: ResourceRules): Promise<Reply> {
   const r = rules.resource;
@@ -176,7 +179,7 @@ async function update(call: Call, rules: ResourceRules): Promise<Reply> {
       updateStatement(r, String(current['uuid']), changes, rowColumns(r, null, false)),
     );
     await rules.afterWrite?.(ctx, rows[0]!, current);
-    return rows[0]!;
+    return rules.afterWriteRow ? rules.afterWriteRow(ctx, rows[0]!, current) : rows[0]!;
   });
   return { body: (await renderAll(call, rules, [row], select, false))[0] };
 }

@@ -27,8 +27,12 @@ function genericProblems(
   currentUuid?: string,
 ): string[] {
   const problems: string[] = [];
+  // A blank required attribute is reported as blank, not also as of the wrong type.
+  const blankRequired = (name: string) =>
+    mode === 'create' && r.attributes[name]?.required === true && isBlank(attrs[name]);
+  const typed = Object.fromEntries(Object.entries(attrs).filter(([name]) => !blankRequired(name)));
   try {
-    validateAttributes(r, attrs);
+    validateAttributes(r, typed);
   } catch (e) {
     if (!(e instanceof UnprocessableError)) throw e;
     problems.push(...e.messages);

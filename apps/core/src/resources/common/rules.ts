@@ -52,6 +52,11 @@ export interface ResourceRules {
   prepareUpdate?(ctx: WriteContext, current: Row, next: Row): Promise<void>;
   /** Runs in the same transaction after the row is written (links, permission table). */
   afterWrite?(ctx: WriteContext, row: Row, previous: Row | null): Promise<void>;
+  /**
+   * Like afterWrite, for rules whose consequences may change the row itself (a container
+   * request finalized by its container's end): returns the row as it stands afterwards.
+   */
+  afterWriteRow?(ctx: WriteContext, row: Row, previous: Row | null): Promise<Row>;
   /** Replaces removal (groups and collections are trashed); returns the row to render. */
   remove?(call: Call, row: Row, tx: Db, now: string): Promise<Row>;
   /** Runs in the same transaction after a row is removed. */

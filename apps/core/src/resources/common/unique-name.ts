@@ -1,6 +1,6 @@
 import { msg, type ResourceSpec } from '@svc/contract';
 import { UnprocessableError } from '@svc/errors';
-import { raw, sql, tableOf, toQuery } from '@svc/list-engine';
+import { bindValue, raw, sql, tableOf, toQuery } from '@svc/list-engine';
 import type { Db } from '../../db/db';
 import { timeKey, type Row } from './row';
 
@@ -54,5 +54,46 @@ export async function enforceUniqueName(
     (await nameTaken(tx, r, owner, String(row['name']), uuid))
   ) {
     throw clash();
+  }
+}
+
+/**
+ * enforceUniqueName with `ensureUnique` for several new rows at once: the names' locks are taken
+ * in one statement (in key order) and checked in one query; only rows that clash go through the
+ * one-by-one rename. Rows named alike within the batch are renamed too.
+ */
+export async function enforceUniqueNames(
+  tx: Db,
+  r: ResourceSpec,
+  rows: readonly Row[],
+  now: string,
+): Promise<void> {
+  const named = rows.filter((row) => typeof row['name'] === 'string' && !isTrashed(row, now));
+  if (named.length === 0) return;
+  const keys = [
+    ...new Set(named.map((row) => `${r.type}/${String(row['owner_uuid'])}/${String(row['name'])}`)),
+  ].sort();
+  await tx.query(
+    toQuery(
+      sql`SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+            FROM (SELECT k FROM unnest(${bindValue(keys)}::text[]) AS k ORDER BY k OFFSET 0) AS ordered`,
+    ),
+  );
+  const { rows: taken } = await tx.query<{ owner_uuid: string; name: string }>(
+    toQuery(
+      sql`SELECT "owner_uuid", "name" FROM ${tableOf(r)}
+           WHERE "owner_uuid" = ANY(${bindValue(named.map((row) => String(row['owner_uuid'])))}::text[])
+             AND "name" = ANY(${bindValue(named.map((row) => String(row['name'])))}::text[])
+             AND ("trash_at" IS NULL OR "trash_at" > ${raw('statement_timestamp()')})`,
+    ),
+  );
+  const batch = new Set<string>();
+  for (const row of named) {
+    const key = `${String(row['owner_uuid'])}/${String(row['name'])}`;
+    if (batch.has(key)) row['name'] = uniqueVariant(String(row['name']), String(row['uuid']));
+    else if (taken.some((t) => `${t.owner_uuid}/${t.name}` === key)) {
+      await enforceUniqueName(tx, r, row, now, true);
+    }
+    batch.add(`${String(row['owner_uuid'])}/${String(row['name'])}`);
   }
 }

@@ -2,6 +2,7 @@ import { builtInUuids, groups } from '@svc/contract';
 import { UnprocessableError } from '@svc/errors';
 import { rowColumns } from '@svc/list-engine';
 import { flagOption, type Call, type Handler } from '../../call';
+import { containerPrioritiesBeneath } from '../../container-lifecycle/trash';
 import type { Db } from '../../db/db';
 import {
   deleteOutgoingPermissionLinks,
@@ -57,6 +58,15 @@ async function afterGroupWrite(
   }
   if (isRole(row) && isTrashedAt(row, now) && !(previous && isTrashedAt(previous, now))) {
     await deleteOutgoingPermissionLinks(tx, c, uuid);
+  }
+  if (
+    previous &&
+    (row['trash_at'] !== previous['trash_at'] || row['owner_uuid'] !== previous['owner_uuid'])
+  ) {
+    await containerPrioritiesBeneath(
+      { tx, cluster: call.cluster, now, actor: call.caller.uuid },
+      uuid,
+    );
   }
 }
 
