@@ -176,3 +176,12 @@ export async function federatedUser(
   const v2 = `v2/${token.uuid}/${token.api_token}`;
   return { uuid: user.uuid, token: v2, tokenUuid: token.uuid, at: (c) => f.clientAt(c, v2) };
 }
+
+/** The database of a cluster's core, wherever it runs (to look at what a cluster stored). */
+export function databaseOf(f: Federated, cluster: string) {
+  for (const d of f.deployments) {
+    const core = d.cores.find((c) => c.clusterId === cluster);
+    if (core) return core.db;
+  }
+  throw new Error(`no core for ${cluster}`);
+}

@@ -1,4 +1,4 @@
-import type { Endpoint } from '@svc/contract';
+import { encodeCall, type Endpoint } from '@svc/contract';
 import { ApiError, BadGatewayError } from '@svc/errors';
 import type { Identity } from '@svc/ids';
 import type { CoreJson, Identities } from './identities';
@@ -65,15 +65,18 @@ export class ClusterCalls {
       );
     }
     const gateway = this.deps.remotes.from(this.deps.home, cluster);
-    const path = `/svc/v1/${endpoint.path.replace('{uuid}', encodeURIComponent(String(options['uuid'] ?? '')))}`;
-    const form = asForm({
-      ...options,
-      uuid: undefined,
-      _method: endpoint.httpMethod,
-      forwarded_for: this.deps.home,
-    });
     if (signal?.aborted) throw new ApiError(499, 'cancelled');
-    return gateway.send('POST', path, token, form, caller.requestId);
+    const forwarded = { ...options, forwarded_for: this.deps.home };
+    if (endpoint.httpMethod !== 'GET') {
+      // Writes go in the contract's own form (wrapped attributes, JSON body).
+      const encoded = encodeCall(endpoint, forwarded);
+      const json = encoded.json ?? {};
+      return gateway.send(encoded.method, encoded.path, token, { json }, caller.requestId);
+    }
+    // Reads go as POST with _method=GET and a form body: many uuids fit no URL (§5).
+    const path = `/svc/v1/${endpoint.path.replace('{uuid}', encodeURIComponent(String(options['uuid'] ?? '')))}`;
+    const form = asForm({ ...forwarded, uuid: undefined, _method: 'GET' });
+    return gateway.send('POST', path, token, { form }, caller.requestId);
   }
 
   /** The call, with every failure (no answer, a refusal, an error status) as one 502. */

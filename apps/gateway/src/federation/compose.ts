@@ -61,7 +61,7 @@ export function composeFederation(
     coreJson,
     remotes,
   });
-  const federation = new Federation({ config, topology, cores, identities, calls });
+  const federation = new Federation({ config, topology, cores, identities, calls, coreJson });
   return {
     cores,
     homeCore,

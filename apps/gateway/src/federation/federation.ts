@@ -1,18 +1,21 @@
 import type { Config } from '@svc/config';
 import {
   anonymousIdentity,
+  endpointId,
   msg,
   resourceByType,
   type Endpoint,
   type ParsedRequest,
 } from '@svc/contract';
-import { NotFoundError } from '@svc/errors';
+import { NotFoundError, NotLoggedInError } from '@svc/errors';
 import { clusterOf, parseV2Token, type Identity } from '@svc/ids';
 import type { CoreAnswer, CoreClient } from '../core-client';
 import type { Caller, ClusterCalls } from './cluster-calls';
 import { fanOut } from './fan-out';
 import { planList } from './federated-list';
-import type { Identities } from './identities';
+import type { CoreJson, Identities } from './identities';
+import { knownRuntimeToken, withFederatedRuntimeToken } from './container-requests';
+import { contactError } from './remote-gateway';
 import { identityForCall } from './identity';
 import type { Forwarding } from './pass-through';
 import { findByPdh } from './pdh';
@@ -32,8 +35,12 @@ export interface TypedCall {
 export interface Admission {
   /** null: another deployment's gateway checks the token (a pass-through). */
   identity: Identity | null;
+  /** The caller as home knows them, when home checked the token (for remote routes). */
+  homeIdentity?: Identity;
   caller: Caller;
 }
+
+const CREATE_REQUEST = 'svc.container_requests.create';
 
 /** What became of a call: a core's answer to stream back, an answer made here, or a forward. */
 export type Outcome =
@@ -47,6 +54,7 @@ export interface FederationDeps {
   cores: ReadonlyMap<string, CoreClient>;
   identities: Identities;
   calls: ClusterCalls;
+  coreJson: CoreJson;
 }
 
 const TRUE = new Set<unknown>([true, 'true', 1, '1']);
@@ -90,11 +98,12 @@ export class Federation {
       return { identity: anonymousIdentity(target), caller: { token: null, requestId } };
     }
     const token = p.token;
-    if (route.kind === 'remote' && token && !isHomeToken(token, home)) {
+    const createsRequest = endpointId(p.endpoint) === CREATE_REQUEST;
+    if (route.kind === 'remote' && token && !isHomeToken(token, home) && !createsRequest) {
       return { identity: null, caller: { token, requestId } };
     }
     const atHome =
-      target === home || (token !== null && parseV2Token(token) === null)
+      target === home || (token !== null && parseV2Token(token) === null) || createsRequest
         ? await this.deps.identities.atHome(token, target === home ? p.remote : null)
         : null;
     const caller: Caller = {
@@ -102,7 +111,10 @@ export class Federation {
       requestId,
       ...(atHome?.v2Form ? { v2Form: atHome.v2Form } : {}),
     };
-    if (route.kind === 'remote') return { identity: null, caller };
+    if (route.kind === 'remote') {
+      const checked = atHome ?? (await this.deps.identities.atHome(token, null));
+      return { identity: null, homeIdentity: checked.identity, caller };
+    }
     if (target === home) return { identity: atHome!.identity, caller };
     const salted = token === null ? null : tokenFor(target, home, token, caller.v2Form);
     const identity = await this.deps.identities.forCluster(target, salted, p.remote);
@@ -113,8 +125,17 @@ export class Federation {
     const { topology } = this.deps;
     switch (route.kind) {
       case 'core':
-        return { kind: 'core', answer: await this.onCore(route.cluster, call, admission) };
+        return {
+          kind: 'core',
+          answer: await this.onCore(
+            route.cluster,
+            await this.forCluster(route.cluster, call, admission),
+            admission,
+          ),
+        };
       case 'remote':
+        if (call.endpointId === CREATE_REQUEST)
+          return this.createRemotely(route.cluster, call, admission);
         return {
           kind: 'forward',
           forwarding: {
@@ -141,6 +162,58 @@ export class Federation {
       case 'pdh':
         return this.pdh(call, admission);
     }
+  }
+
+  /** The call as `cluster` must receive it: a federated container request's runtime token. */
+  private async forCluster(
+    cluster: string,
+    call: TypedCall,
+    admission: Admission,
+  ): Promise<TypedCall> {
+    let options = call.options;
+    const { token, v2Form } = admission.caller;
+    if (call.endpointId === CREATE_REQUEST && cluster !== this.deps.topology.home && token) {
+      const identity = admission.identity!;
+      options = await withFederatedRuntimeToken(
+        options,
+        cluster,
+        { identity, token, ...(v2Form ? { v2Form } : {}) },
+        this.runtimeDeps(),
+      );
+    }
+    await knownRuntimeToken(call.endpointId, options, cluster, this.deps.identities);
+    return { ...call, options };
+  }
+
+  /** containers.md §13 towards another deployment: the call is re-sent with its runtime token. */
+  private async createRemotely(
+    cluster: string,
+    call: TypedCall,
+    admission: Admission,
+  ): Promise<Outcome> {
+    const { token, v2Form } = admission.caller;
+    if (!token || !admission.homeIdentity) throw new NotLoggedInError();
+    const options = await withFederatedRuntimeToken(
+      call.options,
+      cluster,
+      { identity: admission.homeIdentity, token, ...(v2Form ? { v2Form } : {}) },
+      this.runtimeDeps(),
+    );
+    const answer = await this.deps.calls
+      .call(cluster, call.endpoint, { ...options }, admission.caller)
+      .catch((err: unknown) => {
+        throw contactError(cluster, err);
+      });
+    return { kind: 'json', status: answer.status, body: answer.body };
+  }
+
+  private runtimeDeps() {
+    const home = this.deps.topology.home;
+    return {
+      home,
+      ttlSeconds: this.deps.config.Clusters[home]!.Collections.BlobSigningTTL,
+      coreJson: this.deps.coreJson,
+    };
   }
 
   private onCore(cluster: string, call: TypedCall, admission: Admission): Promise<CoreAnswer> {

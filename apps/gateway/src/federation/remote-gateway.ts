@@ -37,18 +37,27 @@ export class RemoteGateway {
     method: string,
     path: string,
     token: string | null,
-    form?: Record<string, string>,
+    body?: { form: Record<string, string> } | { json: Record<string, unknown> },
     requestId?: string,
   ): Promise<RemoteAnswer> {
+    const type = !body
+      ? null
+      : 'form' in body
+        ? 'application/x-www-form-urlencoded'
+        : 'application/json';
     const headers: Record<string, string> = {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...(requestId ? { 'x-request-id': requestId } : {}),
-      ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...(type ? { 'content-type': type } : {}),
     };
     const res = await request(`${this.url}${path}`, {
       method: method as Dispatcher.HttpMethod,
       headers,
-      body: form ? new URLSearchParams(form).toString() : undefined,
+      body: !body
+        ? undefined
+        : 'form' in body
+          ? new URLSearchParams(body.form).toString()
+          : JSON.stringify(body.json),
       dispatcher: this.agent,
       signal: AbortSignal.timeout(this.timeoutMs),
     });
