@@ -1,2 +1,3 @@
 export * from './read-body';
 export * from './json';
+export * from './answer-error';

@@ -9,7 +9,7 @@ import { evictAfterWrite } from '../auth/evict';
 import { scopesPermit } from '../auth/scopes';
 import type { CoreAnswer } from '../core-client';
 import type { GatewayDeps } from '../gateway-deps';
-import { answerError } from '../http/answer-error';
+import { answerError } from '@svc/http-kit';
 import { setCorsHeaders } from '../http/cors';
 import { GATEWAY_HANDLERS } from '../login';
 import { readApiRequest, splitUrl } from './read-request';

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { answerError } from './answer-error';
+import { answerError } from '@svc/http-kit';
 
 /** Errors of the express routes (discovery, login) go to the one mapping. */
 export function errorMiddleware(log: Logger): ErrorRequestHandler {

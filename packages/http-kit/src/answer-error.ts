@@ -1,13 +1,21 @@
 import type { ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
 import { ApiError, internalError, toErrorBody } from '@svc/errors';
-import { sendJson } from '@svc/http-kit';
+import { sendJson } from './json';
 
-/** The gateway's only error→HTTP mapping: the contract's `{errors, error_token}`. */
+/** Where a server's errors are logged: pino's `error(object, message)` is enough. */
+export interface ErrorLog {
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * The contract's error answer `{errors, error_token}` for anything thrown: an ApiError keeps its
+ * status and messages; anything else is 500 "Internal server error". 5xx answers are logged with
+ * the error token the client saw. The one mapping of both apps (each calls it from one place).
+ */
 export function answerError(
   res: ServerResponse,
   err: unknown,
-  log: Logger,
+  log: ErrorLog,
   what: { method: string; url: string; requestId: string },
 ): void {
   const apiError = err instanceof ApiError ? err : internalError();
