@@ -104,6 +104,15 @@ describe('unlock', () => {
     expect([again.status, again.body]).toEqual(refusal(422, 'cannot unlock when Queued'));
   });
 
+  it("ends the container's own token at once, even just after it was used", async () => {
+    const { uuid } = await queued();
+    await dispatcher.lock(uuid);
+    const own = new ContainerDispatch(d.current.client(await dispatcher.ownToken(uuid)));
+    expect((await own.current()).status).toBe(200);
+    expect((await dispatcher.api.unlock(uuid)).status).toBe(200);
+    expect((await own.current()).status).not.toBe(200);
+  });
+
   it('cancels after Containers.MaxDispatchAttempts; the request tries again', async () => {
     const { uuid, request } = await queued();
     for (let i = 1; i < 10; i++) {

@@ -14,6 +14,14 @@ import { statement, type Db } from '../db/db';
 export const containerTokenSecret = (c: Readonly<ClusterConfig>, tokenUuid: string): string =>
   hmacHex('sha256', c.SystemRootToken, tokenUuid);
 
+/** Is this record a container's own token (its digest is that of the derived secret)? */
+export const isContainerToken = (
+  c: Readonly<ClusterConfig>,
+  row: { uuid: string; secret_digest: string | null },
+): boolean =>
+  row.secret_digest !== null &&
+  safeEqual(secretDigest(containerTokenSecret(c, row.uuid)), row.secret_digest);
+
 /**
  * A salted form (federation.md §3) of a container token, recognised from the secret the server
  * can recompute: the record's digest must be that of the derived secret.

@@ -16,7 +16,7 @@ import { rememberedRemoteToken } from './remote-tokens';
 import type { ValidToken } from './valid-token';
 
 export type { ValidToken };
-import { matchesSaltedContainerToken } from './container-token';
+import { isContainerToken, matchesSaltedContainerToken } from './container-token';
 
 export interface TokenCheck {
   token: string;
@@ -42,6 +42,7 @@ const TOKEN_COLUMNS = `t.uuid, t.owner_uuid, t.secret_digest, t.secret_ciphertex
   FROM api_client_authorizations t
   JOIN users u ON u.uuid = t.owner_uuid
   LEFT JOIN api_clients c ON c.uuid = t.api_client_uuid`;
+const nowIso = (): string => new Date().toISOString();
 const UNEXPIRED = '(t.expires_at IS NULL OR t.expires_at > clock_timestamp())';
 
 const toValid = (row: TokenRow, echo: string): ValidToken => ({
@@ -118,7 +119,12 @@ async function v2Local(
   );
   const row = rows[0];
   if (!row?.secret_digest) return null;
-  if (safeEqual(secretDigest(secret), row.secret_digest)) return toValid(row, secret);
+  if (safeEqual(secretDigest(secret), row.secret_digest)) {
+    // A container's own token ends with its container (containers.md §12): never cached.
+    return isContainerToken(c, row)
+      ? { ...toValid(row, secret), expiresAt: nowIso() }
+      : toValid(row, secret);
+  }
   if (saltedMatch(c, row, secret, remote)) return toValid(row, secret);
   // A container's own token has no stored copy of its secret: the server recomputes it.
   return matchesSaltedContainerToken(c, uuid, row.secret_digest, secret, remote)
