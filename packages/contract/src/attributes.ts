@@ -68,11 +68,23 @@ export function searchableAttributes(r: ResourceSpec): string[] {
     .map(([name]) => name);
 }
 
-/** Attributes rendered by default: all public ones, minus list-only omissions in lists. */
-export function defaultSelection(r: ResourceSpec, forList: boolean): string[] {
-  return Object.entries(r.attributes)
-    .filter(([, a]) => !a.secret && !(forList && a.inLists === false))
-    .map(([name]) => name);
+const selections = new WeakMap<ResourceSpec, { one: readonly string[]; list: readonly string[] }>();
+
+/**
+ * Attributes rendered by default: all public ones, minus list-only omissions in lists. Worked
+ * out once per resource (every answer renders with it).
+ */
+export function defaultSelection(r: ResourceSpec, forList: boolean): readonly string[] {
+  let known = selections.get(r);
+  if (!known) {
+    const pick = (list: boolean) =>
+      Object.entries(r.attributes)
+        .filter(([, a]) => !a.secret && !(list && a.inLists === false))
+        .map(([name]) => name);
+    known = { one: pick(false), list: pick(true) };
+    selections.set(r, known);
+  }
+  return forList ? known.list : known.one;
 }
 
 export const storedAttributeNames = (r: ResourceSpec): string[] =>

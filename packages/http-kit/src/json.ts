@@ -9,6 +9,12 @@ const markerRe = new RegExp(`"\\\\u0000big${marker.slice(4, -1)}:(-?\\d+)"`, 'g'
  * through a double (containers.md §7).
  */
 export function toJson(body: unknown): string {
+  try {
+    // Most answers hold no BigInt: plain stringify is several times faster than with a replacer.
+    return JSON.stringify(body);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+  }
   const text = JSON.stringify(body, (_k, v: unknown) =>
     typeof v === 'bigint' ? `${marker}${v.toString()}` : v,
   );

@@ -24,11 +24,26 @@ const column = (r: ResourceSpec, name: string): Sql => {
  * What a query reads for each row: every attribute with an SQL form that the response may need.
  * Lists leave out attributes omitted from lists (manifest_text) unless they are selected.
  */
+const defaultColumns = new WeakMap<ResourceSpec, { one: Sql; list: Sql }>();
+
 export function rowColumns(
   r: ResourceSpec,
   select: readonly string[] | null,
   forList: boolean,
 ): Sql {
+  if (select === null) {
+    // The common case, worked out once per resource.
+    let known = defaultColumns.get(r);
+    if (!known) {
+      known = { one: columnsFor(r, null, false), list: columnsFor(r, null, true) };
+      defaultColumns.set(r, known);
+    }
+    return forList ? known.list : known.one;
+  }
+  return columnsFor(r, select, forList);
+}
+
+function columnsFor(r: ResourceSpec, select: readonly string[] | null, forList: boolean): Sql {
   const wanted = new Set(defaultSelection(r, forList));
   for (const name of select ?? []) wanted.add(name);
   const names = Object.keys(r.attributes).filter((n) => wanted.has(n) && hasSqlForm(r, n));
