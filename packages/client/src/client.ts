@@ -1,85 +1,78 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
-import {
-  bindApi,
-  encodeCall,
-  endpointById,
-  type ApiObject,
-  type ResourceSpec,
-  type SvcApi,
-} from '@svc/contract';
+import { bindApi, encodeCall, endpointById, type ResourceSpec } from '@svc/contract';
 import { ApiError } from './api-error';
-
-export interface Answer<T = unknown> {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: T;
-  text: string;
-}
-
-export interface RequestOptions {
-  query?: Record<string, unknown>;
-  /** Sent as a JSON body. */
-  json?: unknown;
-  /** Sent as an application/x-www-form-urlencoded body. */
-  form?: Record<string, string>;
-  /** Sent as is, with the given content type. */
-  raw?: { body: string | Buffer; contentType?: string };
-  headers?: Record<string, string>;
-  /** null sends no Authorization header. */
-  token?: string | null;
-}
-
-/** Query values: strings as they are, everything else JSON-encoded (as generic clients do). */
-export function encodeQuery(query: Record<string, unknown> = {}): string {
-  const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) {
-    if (v === undefined) continue;
-    search.set(k, typeof v === 'string' ? v : JSON.stringify(v));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
-
-function bodyOf(opts: RequestOptions): { body?: string | Buffer; contentType?: string } {
-  if (opts.json !== undefined)
-    return { body: JSON.stringify(opts.json), contentType: 'application/json' };
-  if (opts.form) {
-    return {
-      body: new URLSearchParams(opts.form).toString(),
-      contentType: 'application/x-www-form-urlencoded',
-    };
-  }
-  if (opts.raw) return { body: opts.raw.body, contentType: opts.raw.contentType };
-  return {};
-}
+import {
+  withListAll,
+  type ClientApi,
+  type ListAllItem,
+  type ListAllOptions,
+  type ListEndpointId,
+} from './client-api';
+import { planWalk, walkList, type ListCall, type PagingOptions } from './paging';
+import { bodyOf, encodeQuery, parseBody, type Answer, type RequestOptions } from './http';
+import { ResourceClient } from './resource-client';
+import {
+  isIdempotent,
+  isRetryableStatus,
+  resolveSettings,
+  retryDelayMs,
+  type ClientOptions,
+  type RetryPolicy,
+} from './settings';
 
 /**
- * A thin HTTP client for the svc API: raw requests plus typed resource helpers. Without a token
- * argument it uses SVC_API_TOKEN, as command-line clients and services do (auth.md §1).
+ * The svc API over HTTP. `client.api` is the typed interface (`client.api.groups.get({uuid})`,
+ * `client.api.collections.listAll({filters})`); refused calls throw an ApiError. Host and token
+ * default to SVC_API_HOST and SVC_API_TOKEN (auth.md §1).
  */
 export class SvcClient {
+  readonly baseUrl: string;
+  readonly token: string | null;
+  readonly retry: RetryPolicy;
   private readonly dispatcher: Dispatcher;
+  private readonly options: ClientOptions;
 
-  constructor(
-    readonly baseUrl: string,
-    readonly token: string | null = process.env['SVC_API_TOKEN'] ?? null,
-    dispatcher?: Dispatcher,
-  ) {
-    this.dispatcher = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+  constructor(options?: ClientOptions);
+  /** The form the tests use: a base URL, a token (default SVC_API_TOKEN), a shared dispatcher. */
+  constructor(baseUrl: string, token?: string | null, dispatcher?: Dispatcher);
+  constructor(first: ClientOptions | string = {}, token?: string | null, dispatcher?: Dispatcher) {
+    this.options =
+      typeof first === 'string'
+        ? { host: first, ...(token !== undefined ? { token } : {}) }
+        : first;
+    const settings = resolveSettings(this.options);
+    this.baseUrl = settings.baseUrl;
+    this.token = settings.token;
+    this.retry = settings.retry;
+    this.dispatcher =
+      dispatcher ??
+      this.options.dispatcher ??
+      new Agent({
+        keepAliveTimeout: 10_000,
+        connections: 64,
+        ...(settings.insecure ? { connect: { rejectUnauthorized: false } } : {}),
+      });
   }
 
   /**
-   * The whole API as one typed interface (the same `SvcApi` the server implements): e.g.
-   * `await client.api.groups.get({ uuid })`. A refused call throws an ApiError.
+   * The whole API as one typed interface (the `SvcApi` the server implements, plus `listAll`):
+   * e.g. `await client.api.groups.get({ uuid })`. A refused call throws an ApiError.
    */
-  readonly api: SvcApi = bindApi((id, options) => this.call(id, options));
+  readonly api: ClientApi = withListAll(
+    bindApi((id, options) => this.call(id, options)),
+    (id, options, paging) => this.listAll(id as ListEndpointId, options as never, paging),
+  );
 
-  /** One typed call: encoded as the contract says, answered JSON, errors thrown. */
-  async call(endpointId: string, options: Readonly<Record<string, unknown>>): Promise<unknown> {
+  /** One call by endpoint id: encoded as the contract says, answered JSON, errors thrown. */
+  async call(
+    endpointId: string,
+    options: Readonly<Record<string, unknown>> = {},
+  ): Promise<unknown> {
     const endpoint = endpointById(endpointId);
     if (!endpoint) throw new Error(`no operation ${endpointId}`);
     const { method, path, json } = encodeCall(endpoint, options);
-    const answer = await this.request(method, path, json ? { json } : {});
+    const answer = await this.request(method, path, { ...(json ? { json } : {}), retry: true });
     if (answer.status >= 300) {
       const requestId = answer.headers['x-request-id'];
       throw ApiError.from(
@@ -91,17 +84,53 @@ export class SvcClient {
     return answer.body;
   }
 
-  withToken(token: string | null): SvcClient {
-    return new SvcClient(this.baseUrl, token, this.dispatcher);
+  /**
+   * Every item of a list operation, fetched page by page as the loop asks for them. Lists of one
+   * resource ordered by uuid, or by one comparable attribute then uuid (the default order is
+   * `modified_at desc, uuid asc`), are walked by keyset: items added meanwhile never make an
+   * item appear twice or go missing. Other orders are walked by offset.
+   */
+  listAll<Id extends ListEndpointId>(
+    endpointId: Id,
+    options: ListAllOptions<Id> = {} as ListAllOptions<Id>,
+    paging: PagingOptions = {},
+  ): AsyncGenerator<ListAllItem<Id>> {
+    const endpoint = endpointById(endpointId);
+    if (!endpoint) throw new Error(`no operation ${endpointId}`);
+    const opts = options as Record<string, unknown>;
+    const list: ListCall = (o) => this.call(endpointId, o) as ReturnType<ListCall>;
+    const withPageSize = { limit: 1000, ...opts };
+    return walkList(list, planWalk(endpoint, opts), withPageSize, paging) as AsyncGenerator<
+      ListAllItem<Id>
+    >;
   }
 
-  /** Untyped by default: a raw request can answer anything (use resource() for typed calls). */
+  withToken(token: string | null): SvcClient {
+    return new SvcClient({
+      ...this.options,
+      host: this.baseUrl,
+      token,
+      dispatcher: this.dispatcher,
+    });
+  }
+
+  /** Untyped by default: a raw request can answer anything (use `api` for typed calls). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async request<T = any>(
     method: string,
     path: string,
     opts: RequestOptions = {},
   ): Promise<Answer<T>> {
+    const tries = opts.retry && isIdempotent(method) ? this.retry.attempts : 1;
+    for (let n = 1; ; n++) {
+      const answer = await this.send<T>(method, path, opts);
+      if (n >= tries || !isRetryableStatus(answer.status)) return answer;
+      const retryAfter = answer.headers['retry-after'];
+      await sleep(retryDelayMs(this.retry, n, typeof retryAfter === 'string' ? retryAfter : null));
+    }
+  }
+
+  private async send<T>(method: string, path: string, opts: RequestOptions): Promise<Answer<T>> {
     const { body, contentType } = bodyOf(opts);
     const token = opts.token === undefined ? this.token : opts.token;
     const headers: Record<string, string> = {
@@ -116,66 +145,15 @@ export class SvcClient {
       dispatcher: this.dispatcher,
     });
     const text = await res.body.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text === '' ? null : JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: res.statusCode, headers: res.headers, body: parsed as T, text };
+    return { status: res.statusCode, headers: res.headers, body: parseBody(text) as T, text };
   }
 
-  /** Typed helpers for the common methods of one resource type. */
+  /** Raw requests for one resource type's standard methods (status and body, never thrown). */
   resource<R extends ResourceSpec>(spec: R): ResourceClient<R> {
     return new ResourceClient(this, spec);
   }
 
   async close(): Promise<void> {
     await this.dispatcher.close();
-  }
-}
-
-export interface ListAnswer<R extends ResourceSpec> {
-  kind: string;
-  offset: number;
-  limit: number;
-  items: Partial<ApiObject<R>>[];
-  items_available?: number;
-}
-
-export class ResourceClient<R extends ResourceSpec> {
-  constructor(
-    private readonly client: SvcClient,
-    private readonly spec: R,
-  ) {}
-
-  private path(uuid?: string): string {
-    return `/svc/v1/${this.spec.type}${uuid ? `/${encodeURIComponent(uuid)}` : ''}`;
-  }
-
-  create(attrs: Record<string, unknown>, query?: Record<string, unknown>) {
-    return this.client.request<ApiObject<R>>('POST', this.path(), {
-      json: { [this.spec.singular]: attrs },
-      query,
-    });
-  }
-
-  get(uuid: string, query?: Record<string, unknown>) {
-    return this.client.request<ApiObject<R>>('GET', this.path(uuid), { query });
-  }
-
-  update(uuid: string, attrs: Record<string, unknown>, query?: Record<string, unknown>) {
-    return this.client.request<ApiObject<R>>('PUT', this.path(uuid), {
-      json: { [this.spec.singular]: attrs },
-      query,
-    });
-  }
-
-  delete(uuid: string, query?: Record<string, unknown>) {
-    return this.client.request<ApiObject<R>>('DELETE', this.path(uuid), { query });
-  }
-
-  list(query?: Record<string, unknown>) {
-    return this.client.request<ListAnswer<R>>('GET', this.path(), { query });
   }
 }

@@ -1,5 +1,6 @@
 import type { ApiObject, apiClientAuthorizations, containers } from '@svc/contract';
-import type { Answer, SvcClient } from './client';
+import type { SvcClient } from './client';
+import type { Answer } from './http';
 
 type Container = ApiObject<typeof containers>;
 type TokenRecord = ApiObject<typeof apiClientAuthorizations>;

@@ -14,3 +14,4 @@ export * from './discovery';
 export { commonAttributes, silentlyIgnoredKeys } from './resources/common';
 export * from './built-ins';
 export * from './login';
+export * from './openapi';

@@ -10,7 +10,7 @@ import type { CoreAnswer } from '../core-client';
 import type { GatewayDeps } from '../gateway-deps';
 import { answerError, sendJson } from '@svc/http-kit';
 import { setCorsHeaders } from '../http/cors';
-import { GATEWAY_HANDLERS } from '../login';
+import { GATEWAY_HANDLERS } from '../gateway-handlers';
 import { readApiRequest, splitUrl } from './read-request';
 
 export const isApiPath = (pathname: string): boolean =>

@@ -21,7 +21,37 @@ async function typedUses(api: SvcApi) {
   const input: InputOf<typeof groups> = { name: 'x', properties: {} };
   // @ts-expect-error `kind` is not client input
   const bad: InputOf<typeof groups> = { kind: 'x' };
-  return [name, image, config.ClusterID, login, input, bad];
+  return [name, image, config.ClusterID, login, input, bad, await typedLists(api)];
+}
+
+/** The filter language, `select` and `order`, typed per resource. */
+async function typedLists(api: SvcApi) {
+  await api.collections.list({
+    filters: [
+      ['name', 'like', '%x%'],
+      ['properties.color', '=', 'red'],
+      ['any', 'ilike', '%genome%'],
+      ['replication_desired', 'not in', [1, 2]],
+      '(replication_desired > replication_confirmed)',
+    ],
+    select: ['uuid', 'name'],
+    order: ['name desc', 'modified_at'],
+  });
+  await api.containerRequests.list({ filters: [['container.state', '=', 'Complete']] });
+  // @ts-expect-error a misspelled attribute in a filter does not compile
+  await api.collections.list({ filters: [['nmae', '=', 'x']] });
+  // @ts-expect-error only hash attributes take the `<attribute>.<key>` form
+  await api.collections.list({ filters: [['name.x', '=', 'x']] });
+  // @ts-expect-error an unknown operator does not compile
+  await api.collections.list({ filters: [['name', '~', 'x']] });
+  // @ts-expect-error `container.<attr>` is for container requests only
+  await api.collections.list({ filters: [['container.state', '=', 'x']] });
+  // @ts-expect-error select names attributes of the resource
+  await api.groups.get({ uuid: 'x', select: ['nmae'] });
+  // @ts-expect-error order names attributes of the resource
+  await api.links.list({ order: ['nmae asc'] });
+  // @ts-expect-error a direction is asc or desc
+  await api.links.list({ order: ['name up'] });
 }
 
 describe('the typed API', () => {

@@ -3,3 +3,4 @@ export * from './ops';
 export * from './table';
 export * from './types';
 export * from './bind';
+export * from './filters';

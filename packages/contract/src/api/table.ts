@@ -100,6 +100,17 @@ export const API = {
       description: 'The block services a client should use.',
     }),
   },
+  openapi: {
+    get: op({
+      httpMethod: 'GET',
+      path: 'openapi.json',
+      params: {},
+      result: plainJson<Record<string, unknown>>(),
+      public: true,
+      ...BY_GATEWAY,
+      description: 'The OpenAPI 3.1 description of this API.',
+    }),
+  },
   configs: {
     get: op({
       httpMethod: 'GET',

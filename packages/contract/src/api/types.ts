@@ -1,6 +1,7 @@
 import type { ParamSpec, ParamSpecs } from '../params';
 import type { AttributeSpec, Attributes, ResourceSpec, ValueOf } from '../types';
-import type { Op } from './ops';
+import type { FilterCondition, OrderEntry } from './filters';
+import type { ItemList, Op } from './ops';
 import type { API } from './table';
 
 type Table = typeof API;
@@ -33,9 +34,24 @@ type ParamValue<S extends ParamSpec> = S['type'] extends 'integer'
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
-type ParamOptions<P extends ParamSpecs> = Simplify<
-  { [K in keyof P as P[K]['required'] extends true ? K : never]: ParamValue<P[K]> } & {
-    [K in keyof P as P[K]['required'] extends true ? never : K]?: ParamValue<P[K]>;
+/** The objects an operation answers: a list's items, or the object itself. */
+export type ItemOf<T> = T extends ItemList<infer I> ? I : T;
+
+/**
+ * `filters`, `select` and `order` name attributes of the objects the operation answers, so a
+ * misspelled attribute in them does not compile (lists-and-filters.md §3, §5).
+ */
+type OptionValue<K, S extends ParamSpec, T> = K extends 'filters'
+  ? readonly FilterCondition<ItemOf<T>>[]
+  : K extends 'select'
+    ? readonly (keyof ItemOf<T> & string)[]
+    : K extends 'order'
+      ? readonly OrderEntry<ItemOf<T>>[]
+      : ParamValue<S>;
+
+type ParamOptions<P extends ParamSpecs, T> = Simplify<
+  { [K in keyof P as P[K]['required'] extends true ? K : never]: OptionValue<K, P[K], T> } & {
+    [K in keyof P as P[K]['required'] extends true ? never : K]?: OptionValue<K, P[K], T>;
   }
 >;
 
@@ -62,8 +78,8 @@ type BodyOptions<O> =
 
 /** The typed options of an operation: its converted parameters and what its body carries. */
 export type OptionsOf<O> =
-  O extends Op<infer P, unknown, ResourceSpec | null, unknown>
-    ? Simplify<ParamOptions<P> & BodyOptions<O>>
+  O extends Op<infer P, infer T, ResourceSpec | null, unknown>
+    ? Simplify<ParamOptions<P, T> & BodyOptions<O>>
     : never;
 
 export type ResultOf<O> =

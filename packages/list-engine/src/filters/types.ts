@@ -1,25 +1,14 @@
-import type { AttrType, ResourceSpec } from '@svc/contract';
+import {
+  FILTER_OPERATORS,
+  type AttrType,
+  type FilterOperator,
+  type ResourceSpec,
+} from '@svc/contract';
 import type { Sql } from '../sql';
 
-/** The operator set of lists-and-filters.md §6, lower case. */
-export const OPERATORS = [
-  '=',
-  '!=',
-  '<>',
-  '<',
-  '<=',
-  '>',
-  '>=',
-  'like',
-  'ilike',
-  'in',
-  'not in',
-  'is_a',
-  'exists',
-  'contains',
-] as const;
-
-export type Operator = (typeof OPERATORS)[number];
+/** The operator set of lists-and-filters.md §6, listed once in the contract. */
+export const OPERATORS = FILTER_OPERATORS;
+export type Operator = FilterOperator;
 
 const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
 

@@ -1,0 +1,3 @@
+export { runCli } from './main';
+export { buildProgram } from './program';
+export { EXIT } from './exit-codes';
