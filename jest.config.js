@@ -21,6 +21,9 @@ const common = {
 };
 
 module.exports = {
+  // Whole HTTP flows on a 2-CPU machine that runs several clusters at once. (A global option:
+  // Jest ignores testTimeout inside a project's entry.)
+  testTimeout: 30_000,
   projects: [
     {
       ...common,
@@ -31,8 +34,6 @@ module.exports = {
       ...common,
       displayName: 'http',
       testMatch: ['<rootDir>/tests/**/*.test.ts'],
-      // Whole HTTP flows on a 2-CPU machine that runs several clusters at once.
-      testTimeout: 30_000,
       globalSetup: '<rootDir>/tests/harness/global-setup.ts',
       globalTeardown: '<rootDir>/tests/harness/global-teardown.ts',
     },

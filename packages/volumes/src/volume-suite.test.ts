@@ -153,9 +153,16 @@ describe.each([directoryDriver, s3Driver])('$name volume', (driver) => {
   });
 
   it('leaves nothing when the body fails midway', async () => {
-    const body = new Readable({ read() {} });
-    body.push(Buffer.alloc(1000, 1));
-    setTimeout(() => body.destroy(new Error('client went away')), 20);
+    // Fails only once the volume reads from it, so the error always has a listener.
+    let failing = false;
+    const body = new Readable({
+      read() {
+        if (failing) return;
+        failing = true;
+        this.push(Buffer.alloc(1000, 1));
+        setTimeout(() => this.destroy(new Error('client went away')), 20);
+      },
+    });
     await expect(v.put('1'.repeat(32), body, { expectedLength: 5000 })).rejects.toThrow();
     expect(await v.stat('1'.repeat(32))).toBeNull();
     expect(await driver.leftovers(v)).toEqual([]);
