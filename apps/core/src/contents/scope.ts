@@ -1,0 +1,62 @@
+import { bindValue, raw, sql, type Sql } from '@svc/list-engine';
+import type { Call } from '../call';
+import { callerSet, col } from '../permissions/caller-set';
+import { includeTrash } from '../permissions/include-trash';
+import { groupSql, userSql } from '../permissions/kinds';
+import { notTrashedItself } from '../permissions/visibility';
+import type { ResourceRules } from '../resources/common/rules';
+import { hasTrashAt } from './types';
+
+/** Which objects a contents request starts from (groups.md §3 steps 1 and 3). */
+export type Target =
+  /** Objects owned by one of `owners`. `traversable`: the caller reads all they own. */
+  | { kind: 'owners'; owners: string[]; traversable: boolean }
+  /** Every readable object (no uuid, or a filter group). */
+  | { kind: 'everything' }
+  /** `exclude_home_project=true`: readable objects reaching the caller through sharing. */
+  | { kind: 'shared' };
+
+/**
+ * Objects reaching the caller other than through their own ownership chain (§4): the owner is
+ * another user, a group the caller cannot read, or a group that is not a project.
+ */
+export function sharedOwner(call: Call, table: string): Sql {
+  const owner = col(table, 'owner_uuid');
+  const unreadable = call.caller.isAdmin
+    ? sql`FALSE`
+    : sql`(${raw(groupSql(`"${table}"."owner_uuid"`))} AND NOT EXISTS (
+        SELECT 1 FROM materialized_permissions p
+         WHERE p.user_uuid IN ${callerSet(call.caller.uuid)} AND p.target_uuid = ${owner}))`;
+  return sql`((${raw(userSql(`"${table}"."owner_uuid"`))} AND ${owner} <> ${call.caller.uuid})
+    OR ${unreadable}
+    OR EXISTS (SELECT 1 FROM groups og WHERE og.uuid = ${owner} AND og.group_class <> 'project'))`;
+}
+
+/** Project and filter groups only: roles never appear in contents. */
+const notRole = (rules: ResourceRules): Sql[] =>
+  rules.resource.type === 'groups' ? [sql`"groups"."group_class" IN ('project', 'filter')`] : [];
+
+/**
+ * The conditions that choose one type's rows, besides the request's filters. Under owners the
+ * caller traverses, every row is readable and, the owners being visible, hidden only when
+ * trashed itself: the conditions are then all columns of the type's contents index.
+ */
+export function typeScope(call: Call, rules: ResourceRules, target: Target): Sql[] {
+  const table = rules.resource.type;
+  const owner = col(table, 'owner_uuid');
+  if (target.kind === 'owners') {
+    const owned =
+      target.owners.length === 1
+        ? sql`${owner} = ${target.owners[0]}`
+        : sql`${owner} = ANY(${bindValue(target.owners)}::text[])`;
+    const visible = target.traversable
+      ? includeTrash(call) || !hasTrashAt(rules.resource)
+        ? []
+        : [notTrashedItself(table)]
+      : rules.policy.visible(call, 'read');
+    return [owned, ...notRole(rules), ...visible];
+  }
+  const visible = rules.policy.visible(call, 'read');
+  const shared = target.kind === 'shared' ? [sharedOwner(call, table)] : [];
+  return [...notRole(rules), ...visible, ...shared];
+}
