@@ -120,7 +120,11 @@ describe('the paging example of groups.md §3', () => {
   it('refuses other qualifiers and empty parts', async () => {
     for (const attr of ['links.name', 'container_requests.', '.requesting_container_uuid']) {
       const res = await contentsOf(U, { uuid: P, filters: [[attr, '=', 'x']] });
-      expect([attr, ...errorsOf(res)]).toEqual([attr, 422, [`Invalid attribute '${attr}' in filter`]]);
+      expect([attr, ...errorsOf(res)]).toEqual([
+        attr,
+        422,
+        [`Invalid attribute '${attr}' in filter`],
+      ]);
     }
     const bad = await contentsOf(U, { uuid: P, filters: [['collections.nonesuch', '=', 'x']] });
     expect(errorsOf(bad)).toEqual([422, ["Invalid attribute 'nonesuch' in filter"]]);
@@ -261,9 +265,7 @@ describe('the paging example of groups.md §3', () => {
     expect(uuids(rec)).toContain(inner);
     expect(rec.body.included.map((o: Item) => o.uuid).sort()).toEqual([P, G1].sort());
     const home = await contentsOf(U, { uuid: U.uuid, include: 'owner_uuid' });
-    expect(home.body.included.map((o: Item) => [o.kind, o.uuid])).toEqual([
-      ['svc#user', U.uuid],
-    ]);
+    expect(home.body.included.map((o: Item) => [o.kind, o.uuid])).toEqual([['svc#user', U.uuid]]);
   });
 
   it('includes the containers of returned requests (none here) and refuses other values', async () => {
@@ -312,7 +314,10 @@ describe('targets of contents', () => {
 
   it('refuses exclude_home_project with a uuid', async () => {
     const res = await contentsOf(U, { uuid: P, exclude_home_project: true });
-    expect(errorsOf(res)).toEqual([422, ["Cannot use 'exclude_home_project' with a parent object"]]);
+    expect(errorsOf(res)).toEqual([
+      422,
+      ["Cannot use 'exclude_home_project' with a parent object"],
+    ]);
   });
 
   it('goes into subprojects at any depth with recursive=true', async () => {

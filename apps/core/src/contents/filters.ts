@@ -50,7 +50,8 @@ function isAKinds(element: unknown): ResourceSpec[] | null {
 /** A malformed element is the same error for every type: let the usual parser report it. */
 function checkShapes(elements: readonly unknown[], any: ResourceSpec): void {
   for (const e of elements) {
-    if (typeof e !== 'string' && (!Array.isArray(e) || e.length !== 3)) compileFilters(any, [e], undefined);
+    if (typeof e !== 'string' && (!Array.isArray(e) || e.length !== 3))
+      compileFilters(any, [e], undefined);
   }
 }
 

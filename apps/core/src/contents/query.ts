@@ -54,7 +54,9 @@ export async function countTypes(
 
 /** Attributes the page query reads beyond the selection: paging, include and flags need them. */
 const alwaysRead = (r: ResourceSpec): string[] =>
-  r.type === 'container_requests' ? ['uuid', 'owner_uuid', 'container_uuid'] : ['uuid', 'owner_uuid'];
+  r.type === 'container_requests'
+    ? ['uuid', 'owner_uuid', 'container_uuid']
+    : ['uuid', 'owner_uuid'];
 
 /**
  * One type's slice of the page. The uuids come first from the type's own ordered scan (an
@@ -79,7 +81,9 @@ export async function pageOfType(
   const uuids = sql`SELECT ${table}."uuid" FROM ${table} ${where(conditionsOf(plan, scope))}
     ${order} LIMIT ${limit} OFFSET ${offset}`;
   const { rows } = await call.db.query<Row>(
-    toQuery(sql`SELECT ${columns} FROM ${table} WHERE ${table}."uuid" = ANY(ARRAY(${uuids})) ${order}`),
+    toQuery(
+      sql`SELECT ${columns} FROM ${table} WHERE ${table}."uuid" = ANY(ARRAY(${uuids})) ${order}`,
+    ),
   );
   return rows;
 }

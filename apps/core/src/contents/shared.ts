@@ -25,7 +25,9 @@ export async function shared(call: Call): Promise<Reply> {
   ];
   const withOwner = plan.select && !plan.select.includes('owner_uuid') && include.size > 0;
   const readPlan = withOwner ? { ...plan, select: [...plan.select!, 'owner_uuid'] } : plan;
-  const extra = plan.distinct ? [] : (groupRules.renderColumns?.(call, 'groups', plan.select) ?? []);
+  const extra = plan.distinct
+    ? []
+    : (groupRules.renderColumns?.(call, 'groups', plan.select) ?? []);
   const compiled = compileList(readPlan, scope, extra);
   const [items, count] = await Promise.all([
     call.db.query<Row>(compiled.items),

@@ -64,7 +64,8 @@ export async function resolveTarget(call: Call): Promise<Resolved> {
       const stored = props?.['filters'];
       return { target: { kind: 'everything' }, storedFilters: Array.isArray(stored) ? stored : [] };
     }
-    const owners = recursive && group['group_class'] === 'project' ? await withDescendants(call, uuid) : [uuid];
+    const owners =
+      recursive && group['group_class'] === 'project' ? await withDescendants(call, uuid) : [uuid];
     return { target: { kind: 'owners', owners, traversable: true }, storedFilters: [] };
   }
   if (isUserUuid(uuid)) {

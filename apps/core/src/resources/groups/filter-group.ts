@@ -30,8 +30,10 @@ function checkCondition(condition: unknown[]): void {
   if (!isUuid && !attr.includes('.')) {
     fail("filter attribute must be 'uuid' or contain a dot (e.g. groups.name)");
   }
-  if (operator === 'is_a' && !isUuid) fail("when filter operator is 'is_a', attribute must be 'uuid'");
-  if (isUuid && operator !== 'is_a') fail("when filter attribute is 'uuid', operator must be 'is_a'");
+  if (operator === 'is_a' && !isUuid)
+    fail("when filter operator is 'is_a', attribute must be 'uuid'");
+  if (isUuid && operator !== 'is_a')
+    fail("when filter attribute is 'uuid', operator must be 'is_a'");
   if (!isUuid && !QUALIFIERS.includes(attr.slice(0, attr.indexOf('.')))) {
     fail(`filter attribute qualifier must be one of ${QUALIFIERS.join(', ')}`);
   }
