@@ -8,7 +8,7 @@ import { filtersByType } from './filters';
 import { loadIncluded } from './included';
 import { orderByType, selectByType } from './order-select';
 import { countTypes, pageOfType } from './query';
-import { typeScope } from './scope';
+import { counterCount, typeScope } from './scope';
 import { resolveTarget } from './target';
 import { CONTENT_RULES, type TypePlan } from './types';
 
@@ -61,7 +61,11 @@ export async function contents(call: Call): Promise<Reply> {
   const paging = pagingOf(call);
   const { target, storedFilters } = await resolveTarget(call);
   const plans = typePlans(call, storedFilters);
-  const types = plans.map((plan) => ({ plan, scope: typeScope(call, plan.rules, target) }));
+  const types = plans.map((plan) => ({
+    plan,
+    scope: typeScope(call, plan.rules, target),
+    counter: counterCount(call, plan.rules, target, plan.where !== null),
+  }));
   const counts = await countTypes(call, types);
   const items: Record<string, unknown>[] = [];
   const rows: Row[] = [];

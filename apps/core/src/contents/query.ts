@@ -37,14 +37,17 @@ export const conditionsOf = (plan: TypePlan, scope: readonly Sql[]): Sql[] => [
 /** Every type's count in one statement (each an index scan under its owner). */
 export async function countTypes(
   call: Call,
-  types: readonly { plan: TypePlan; scope: Sql[] }[],
+  types: readonly { plan: TypePlan; scope: Sql[]; counter: Sql | null }[],
 ): Promise<number[]> {
   if (types.length === 0) return [];
   const counts = types.map(
-    ({ plan, scope }, i) =>
-      sql`(SELECT count(*) FROM ${tableOf(plan.rules.resource)} ${where(
-        conditionsOf(plan, scope),
-      )}) AS ${raw(`"n${i}"`)}`,
+    ({ plan, scope, counter }, i) =>
+      sql`${
+        counter ??
+        sql`(SELECT count(*) FROM ${tableOf(plan.rules.resource)} ${where(
+          conditionsOf(plan, scope),
+        )})`
+      } AS ${raw(`"n${i}"`)}`,
   );
   const { rows } = await call.db.query<Record<string, number | bigint | string>>(
     toQuery(sql`SELECT ${join(counts, ', ')}`),

@@ -32,6 +32,11 @@ export function sharedOwner(call: Call, table: string): Sql {
     OR EXISTS (SELECT 1 FROM groups og WHERE og.uuid = ${owner} AND og.group_class <> 'project'))`;
 }
 
+const ownedBy = (table: string, owners: readonly string[]): Sql =>
+  owners.length === 1
+    ? sql`${col(table, 'owner_uuid')} = ${owners[0]}`
+    : sql`${col(table, 'owner_uuid')} = ANY(${bindValue(owners)}::text[])`;
+
 /** Project and filter groups only: roles never appear in contents. */
 const notRole = (rules: ResourceRules): Sql[] =>
   rules.resource.type === 'groups' ? [sql`"groups"."group_class" IN ('project', 'filter')`] : [];
@@ -43,12 +48,8 @@ const notRole = (rules: ResourceRules): Sql[] =>
  */
 export function typeScope(call: Call, rules: ResourceRules, target: Target): Sql[] {
   const table = rules.resource.type;
-  const owner = col(table, 'owner_uuid');
   if (target.kind === 'owners') {
-    const owned =
-      target.owners.length === 1
-        ? sql`${owner} = ${target.owners[0]}`
-        : sql`${owner} = ANY(${bindValue(target.owners)}::text[])`;
+    const owned = ownedBy(table, target.owners);
     const visible = target.traversable
       ? includeTrash(call) || !hasTrashAt(rules.resource)
         ? []
@@ -59,4 +60,28 @@ export function typeScope(call: Call, rules: ResourceRules, target: Target): Sql
   const visible = rules.policy.visible(call, 'read');
   const shared = target.kind === 'shared' ? [sharedOwner(call, table)] : [];
   return [...notRole(rules), ...visible, ...shared];
+}
+
+/**
+ * The count of one type from the per-owner counters, where it equals the count of the rows the
+ * scope chooses: every row under owners the caller traverses, no filters. Rows trashed
+ * themselves are counted there and subtracted here, unless include_trash (the partial
+ * `*_owner_trashed_idx` indexes find them). Null where the rows must be counted.
+ */
+export function counterCount(
+  call: Call,
+  rules: ResourceRules,
+  target: Target,
+  filtered: boolean,
+): Sql | null {
+  if (target.kind !== 'owners' || !target.traversable || filtered) return null;
+  const table = rules.resource.type;
+  const counted = sql`(SELECT coalesce(sum(c.n), 0) FROM owner_item_counts c
+    WHERE ${ownedBy('c', target.owners)} AND c.item_type = ${table})`;
+  if (includeTrash(call) || !hasTrashAt(rules.resource)) return counted;
+  const t = raw(`"${table}"`);
+  const trashed = sql`(SELECT count(*) FROM ${t} WHERE ${ownedBy(table, target.owners)}
+    AND ${col(table, 'trash_at')} IS NOT NULL AND ${col(table, 'trash_at')} <= statement_timestamp()
+    ${rules.resource.type === 'groups' ? sql`AND "groups"."group_class" <> 'role'` : sql``})`;
+  return sql`(${counted} - ${trashed})`;
 }
