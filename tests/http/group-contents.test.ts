@@ -357,3 +357,28 @@ describe('targets of contents', () => {
     expect(uuids(recWithTrash)).toEqual([T, Sub, gone, K, inSub]);
   });
 });
+
+describe('trash inside frozen projects', () => {
+  it('is not shown to non-admins even with include_trash', async () => {
+    const U = await makeUser(d.current);
+    const P = await make(U, 'groups', { name: 'to freeze', group_class: 'project' });
+    const Sub = await make(U, 'groups', { name: 'inner', group_class: 'project', owner_uuid: P });
+    const kept = await make(U, 'collections', { name: 'kept', owner_uuid: Sub });
+    const gone = await make(U, 'collections', { name: 'gone', owner_uuid: Sub });
+    expect((await U.client.request('DELETE', `/svc/v1/collections/${gone}`)).status).toBe(200);
+    const before = await contentsOf(U, { uuid: Sub, include_trash: true });
+    expect(uuids(before)).toEqual([gone, kept]);
+    const freeze = await U.client.request('PUT', `/svc/v1/groups/${P}`, {
+      json: { group: { frozen_by_uuid: U.uuid } },
+    });
+    expect(freeze.status).toBe(200);
+    const after = await contentsOf(U, { uuid: Sub, include_trash: true });
+    expect([uuids(after), after.body.items_available]).toEqual([[kept], 1]);
+    const everything = await contentsOf(U, { include_trash: true, limit: 1000 });
+    expect(uuids(everything)).not.toContain(gone);
+    const admin = await d.current.root.request('GET', '/svc/v1/groups/contents', {
+      query: { uuid: Sub, include_trash: true },
+    });
+    expect(admin.body.items.map((i: Item) => i.uuid)).toEqual([gone, kept]);
+  });
+});

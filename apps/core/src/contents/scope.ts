@@ -37,6 +37,23 @@ const ownedBy = (table: string, owners: readonly string[]): Sql =>
     ? sql`${col(table, 'owner_uuid')} = ${owners[0]}`
     : sql`${col(table, 'owner_uuid')} = ANY(${bindValue(owners)}::text[])`;
 
+/**
+ * With include_trash, non-admins still do not see objects trashed themselves inside a frozen
+ * project (groups.md §3 step 5): the owner, or a project above it, is frozen.
+ */
+function notTrashedInFrozen(call: Call, rules: ResourceRules): Sql[] {
+  if (!includeTrash(call) || call.caller.isAdmin || !hasTrashAt(rules.resource)) return [];
+  const table = rules.resource.type;
+  const trashAt = col(table, 'trash_at');
+  return [
+    sql`NOT (${trashAt} IS NOT NULL AND ${trashAt} <= statement_timestamp() AND EXISTS (
+      WITH RECURSIVE up(uuid) AS (
+        SELECT ${col(table, 'owner_uuid')}
+        UNION SELECT g.owner_uuid FROM groups g JOIN up ON g.uuid = up.uuid)
+      SELECT 1 FROM groups f JOIN up ON f.uuid = up.uuid WHERE f.frozen_by_uuid IS NOT NULL))`,
+  ];
+}
+
 /** Project and filter groups only: roles never appear in contents. */
 const notRole = (rules: ResourceRules): Sql[] =>
   rules.resource.type === 'groups' ? [sql`"groups"."group_class" IN ('project', 'filter')`] : [];
@@ -55,11 +72,11 @@ export function typeScope(call: Call, rules: ResourceRules, target: Target): Sql
         ? []
         : [notTrashedItself(table)]
       : rules.policy.visible(call, 'read');
-    return [owned, ...notRole(rules), ...visible];
+    return [owned, ...notRole(rules), ...visible, ...notTrashedInFrozen(call, rules)];
   }
   const visible = rules.policy.visible(call, 'read');
   const shared = target.kind === 'shared' ? [sharedOwner(call, table)] : [];
-  return [...notRole(rules), ...visible, ...shared];
+  return [...notRole(rules), ...visible, ...shared, ...notTrashedInFrozen(call, rules)];
 }
 
 /**
@@ -75,6 +92,7 @@ export function counterCount(
   filtered: boolean,
 ): Sql | null {
   if (target.kind !== 'owners' || !target.traversable || filtered) return null;
+  if (notTrashedInFrozen(call, rules).length > 0) return null;
   const table = rules.resource.type;
   const counted = sql`(SELECT coalesce(sum(c.n), 0) FROM owner_item_counts c
     WHERE ${ownedBy('c', target.owners)} AND c.item_type = ${table})`;
