@@ -15,9 +15,10 @@
 //
 // Environment: BENCH_SCALE (default 1), BENCH_REQUESTS (measured requests per scenario, default
 // 40), BENCH_WARMUP (default 5), BENCH_KEEP_DB=1, BENCH_STRICT=1 (exit 2 when a target is
-// missed), DATABASE_URL (the PostgreSQL server).
+// missed), BENCH_DATABASE=<name> (measure a kept database again, without seeding; BENCH_SCALE
+// must match), DATABASE_URL (the PostgreSQL server).
 import { fmtInt, fmtMs, makeLog, numberEnv } from './lib/common.mjs';
-import { connect, createBenchDatabase, runMain } from './lib/database.mjs';
+import { connect, createBenchDatabase, existingDatabase, runMain } from './lib/database.mjs';
 import { Http, startBenchDeployment } from './lib/deployment.mjs';
 import { heading, jsonLine, out, passFail, table } from './lib/report.mjs';
 import { stats } from './lib/timing.mjs';
@@ -111,11 +112,28 @@ async function measure(http, token, query) {
   return { ...stats(ms), body: last.body };
 }
 
-async function main() {
-  const { url } = await createBenchDatabase('svc_bench_contents_');
-  const deployment = await startBenchDeployment({ clusterId: C, databaseUrl: url });
-  const http = new Http(deployment.url);
-  const root = deployment.rootToken;
+/** A user, a token and the projects P and R: made here, or found in a kept database. */
+async function setUp(http, root, db, reused) {
+  if (reused) {
+    const { rows } = await db.query(
+      `SELECT p.uuid AS p, r.uuid AS r, p.owner_uuid AS owner FROM groups p, groups r
+        WHERE p.name = 'P' AND r.name = 'R' AND p.owner_uuid = r.owner_uuid`,
+    );
+    const tok = await http.ok('POST', '/svc/v1/api_client_authorizations', {
+      token: root,
+      json: { api_client_authorization: { owner_uuid: rows[0].owner } },
+    });
+    const { rows: trashed } = await db.query(
+      `SELECT count(*)::int AS n FROM collections WHERE owner_uuid = $1 AND trash_at <= now()`,
+      [rows[0].p],
+    );
+    return {
+      token: `v2/${tok.body.uuid}/${tok.body.api_token}`,
+      P: rows[0].p,
+      R: rows[0].r,
+      visible: ITEMS - trashed[0].n,
+    };
+  }
   const user = await http.ok('POST', '/svc/v1/users', {
     token: root,
     json: { user: { email: 'contents@example.com', is_active: true } },
@@ -134,9 +152,19 @@ async function main() {
     ).body.uuid;
   const P = await project('P');
   const R = await project('R');
-  const db = await connect(url);
   const counts = await seed(db, P, R, user.body.uuid);
-  const visible = ITEMS - Math.floor(counts.nCollections / 100);
+  return { token, P, R, visible: ITEMS - Math.floor(counts.nCollections / 100) };
+}
+
+async function main() {
+  const reuse = process.env.BENCH_DATABASE;
+  const { url, reused } = reuse
+    ? existingDatabase(reuse)
+    : { ...(await createBenchDatabase('svc_bench_contents_')), reused: false };
+  const deployment = await startBenchDeployment({ clusterId: C, databaseUrl: url });
+  const http = new Http(deployment.url);
+  const db = await connect(url);
+  const { token, P, R, visible } = await setUp(http, deployment.rootToken, db, reused);
 
   const scenarios = [
     ['first page (count=exact)', { uuid: P }, TARGETS.first],

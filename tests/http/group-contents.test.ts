@@ -352,9 +352,12 @@ describe('targets of contents', () => {
     const ofTWithTrash = await contentsOf(U, { uuid: T, include_trash: true });
     expect(uuids(ofTWithTrash)).toEqual([K]);
     const rec = await contentsOf(U, { uuid: P, recursive: true });
-    expect(uuids(rec)).toEqual([Sub, inSub]);
+    expect([uuids(rec), rec.body.items_available]).toEqual([[Sub, inSub], 2]);
     const recWithTrash = await contentsOf(U, { uuid: P, recursive: true, include_trash: true });
     expect(uuids(recWithTrash)).toEqual([T, Sub, gone, K, inSub]);
+    expect(recWithTrash.body.items_available).toBe(5);
+    const fromHome = await contentsOf(U, { uuid: U.uuid, recursive: true, limit: 1 });
+    expect([uuids(fromHome).length, fromHome.body.items_available]).toEqual([1, 4]);
   });
 });
 

@@ -7,7 +7,7 @@ import { includeTrash } from '../permissions/include-trash';
 import { isGroupUuid, isUserUuid } from '../permissions/kinds';
 import { findVisible } from '../resources/common/crud';
 import { groupRules } from '../resources/groups/rules';
-import type { Target } from './scope';
+import type { Tally, Target } from './scope';
 
 export interface Resolved {
   target: Target;
@@ -26,24 +26,54 @@ async function traversesUser(call: Call, user: string): Promise<boolean> {
 
 /**
  * The owner set of `recursive=true`: the target and every project beneath it, leaving out
- * projects hidden by trash (and so their subtrees) unless include_trash.
+ * projects hidden by trash (and so their subtrees) unless include_trash. The same statement
+ * tallies the per-owner counters over the set, and the objects trashed themselves in it, so
+ * the counts need no second pass over thousands of owners.
  */
-async function withDescendants(call: Call, root: string): Promise<string[]> {
+async function withDescendants(
+  call: Call,
+  root: string,
+): Promise<{ owners: string[]; tally: Tally }> {
   const hidden = includeTrash(call)
     ? ''
     : 'AND (g.trash_at IS NULL OR g.trash_at > statement_timestamp())';
-  const { rows } = await call.db.query<{ uuids: string[] }>(
+  const trashed = (table: string, extra = '') =>
+    `(SELECT count(*) FROM ${table} x JOIN tree t ON x.owner_uuid = t.uuid
+       WHERE x.trash_at IS NOT NULL AND x.trash_at <= statement_timestamp() ${extra})`;
+  const { rows } = await call.db.query<{
+    uuids: string[];
+    counts: Record<string, string> | null;
+    tg: string;
+    tc: string;
+  }>(
     statement(
       `WITH RECURSIVE tree(uuid) AS (
          SELECT $1::text COLLATE "C"
          UNION ALL
          SELECT g.uuid FROM groups g JOIN tree t ON g.owner_uuid = t.uuid
           WHERE g.group_class = 'project' ${hidden})
-       SELECT array_agg(uuid) AS uuids FROM tree`,
+       SELECT (SELECT array_agg(uuid) FROM tree) AS uuids,
+              (SELECT jsonb_object_agg(item_type, n) FROM (
+                 SELECT c.item_type, sum(c.n) AS n FROM owner_item_counts c
+                   JOIN tree t ON c.owner_uuid = t.uuid GROUP BY c.item_type) s) AS counts,
+              ${trashed('groups', "AND x.group_class <> 'role'")} AS tg,
+              ${trashed('collections')} AS tc`,
       [root],
     ),
   );
-  return rows[0]?.uuids ?? [root];
+  const row = rows[0];
+  const counts = row?.counts ?? {};
+  const trashedSelf: Record<string, number> = {
+    groups: Number(row?.tg ?? 0),
+    collections: Number(row?.tc ?? 0),
+  };
+  const tally: Tally = new Map(
+    ['groups', 'container_requests', 'workflows', 'collections'].map((t) => [
+      t,
+      { all: Number(counts[t] ?? 0), trashed: trashedSelf[t] ?? 0 },
+    ]),
+  );
+  return { owners: row?.uuids ?? [root], tally };
 }
 
 /** groups.md §3 step 1 (and §8 for filter groups). */
@@ -64,18 +94,21 @@ export async function resolveTarget(call: Call): Promise<Resolved> {
       const stored = props?.['filters'];
       return { target: { kind: 'everything' }, storedFilters: Array.isArray(stored) ? stored : [] };
     }
-    const owners =
-      recursive && group['group_class'] === 'project' ? await withDescendants(call, uuid) : [uuid];
-    return { target: { kind: 'owners', owners, traversable: true }, storedFilters: [] };
+    if (recursive && group['group_class'] === 'project') {
+      const { owners, tally } = await withDescendants(call, uuid);
+      return { target: { kind: 'owners', owners, traversable: true, tally }, storedFilters: [] };
+    }
+    return { target: { kind: 'owners', owners: [uuid], traversable: true }, storedFilters: [] };
   }
   if (isUserUuid(uuid)) {
     const { rows } = await call.db.query(statement('SELECT 1 FROM users WHERE uuid = $1', [uuid]));
     if (rows.length === 0) throw new NotFoundError();
-    const owners = recursive ? await withDescendants(call, uuid) : [uuid];
-    return {
-      target: { kind: 'owners', owners, traversable: await traversesUser(call, uuid) },
-      storedFilters: [],
-    };
+    const traversable = await traversesUser(call, uuid);
+    if (recursive) {
+      const { owners, tally } = await withDescendants(call, uuid);
+      return { target: { kind: 'owners', owners, traversable, tally }, storedFilters: [] };
+    }
+    return { target: { kind: 'owners', owners: [uuid], traversable }, storedFilters: [] };
   }
   throw new NotFoundError();
 }
