@@ -17,6 +17,7 @@
 // 40), BENCH_WARMUP (default 5), BENCH_KEEP_DB=1, BENCH_STRICT=1 (exit 2 when a target is
 // missed), BENCH_DATABASE=<name> (measure a kept database again, without seeding; BENCH_SCALE
 // must match), DATABASE_URL (the PostgreSQL server).
+import { cpus, loadavg } from 'node:os';
 import { fmtInt, fmtMs, makeLog, numberEnv } from './lib/common.mjs';
 import { connect, createBenchDatabase, existingDatabase, runMain } from './lib/database.mjs';
 import { Http, startBenchDeployment } from './lib/deployment.mjs';
@@ -174,6 +175,15 @@ async function main() {
     ['recursive first page (count=none)', { uuid: R, recursive: true, count: 'none' }, null],
   ];
   const results = {};
+  // The floor on the same machine and moment: the smallest authenticated call.
+  const reference = await measure(http, token, {}, '/svc/v1/users/current');
+  results['reference: GET /users/current'] = {
+    p50: reference.p50,
+    p90: reference.p90,
+    n: reference.n,
+    target: null,
+    pass: '',
+  };
   for (const [name, query, target] of scenarios) {
     const s = await measure(http, token, query);
     if (s.body.items.length !== 100) throw new Error(`${name}: ${s.body.items.length} items`);
@@ -200,7 +210,15 @@ async function main() {
     ]),
   );
   out();
-  jsonLine({ bench: 'contents', scale: SCALE, items: ITEMS, tree: TREE, results });
+  out(`load average (1 min) at the end: ${loadavg()[0].toFixed(2)} on ${cpus().length} CPUs`);
+  jsonLine({
+    bench: 'contents',
+    scale: SCALE,
+    items: ITEMS,
+    tree: TREE,
+    results,
+    load1: loadavg()[0],
+  });
   const missed = Object.values(results).some((r) => r.pass === 'FAIL');
   return missed && /^(1|true|yes)$/i.test(process.env.BENCH_STRICT ?? '') ? 2 : 0;
 }
