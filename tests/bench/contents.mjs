@@ -176,8 +176,8 @@ async function main() {
   ];
   const results = {};
   // The floor on the same machine and moment: the smallest authenticated call.
-  const reference = await measure(http, token, {}, '/svc/v1/users/current');
-  results['reference: GET /users/current'] = {
+  const reference = await measure(http, token, {}, `/svc/v1/groups/${P}`);
+  results['reference: GET /groups/<P>'] = {
     p50: reference.p50,
     p90: reference.p90,
     n: reference.n,
