@@ -385,3 +385,58 @@ describe('trash inside frozen projects', () => {
     expect(admin.body.items.map((i: Item) => i.uuid)).toEqual([gone, kept]);
   });
 });
+
+describe('errors of contents and shared (requests-and-errors.md)', () => {
+  let U: TestUser;
+  beforeAll(async () => {
+    U = await makeUser(d.current);
+  });
+
+  it('needs a token', async () => {
+    for (const path of ['/svc/v1/groups/contents', '/svc/v1/groups/shared']) {
+      const res = await d.current.client(null).request('GET', path);
+      expect([path, res.status]).toEqual([path, 401]);
+    }
+  });
+
+  it('refuses parameters of the wrong type', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ recursive: 'maybe' }, 'recursive parameter must be a boolean, true or false'],
+      [
+        { exclude_home_project: 'x' },
+        'exclude_home_project parameter must be a boolean, true or false',
+      ],
+      [{ include_trash: 'x' }, 'include_trash parameter must be a boolean, true or false'],
+      [
+        { include_old_versions: 'x' },
+        'include_old_versions parameter must be a boolean, true or false',
+      ],
+      [{ filters: '[not json' }, 'Could not parse "filters" param as an array'],
+      [{ select: '{"a":1}' }, 'Could not parse "select" param as an array'],
+    ];
+    for (const [query, message] of cases) {
+      const res = await contentsOf(U, query);
+      expect([query, ...errorsOf(res)]).toEqual([query, 422, [message]]);
+    }
+    const shared = await U.client.request('GET', '/svc/v1/groups/shared', {
+      query: { include_trash: 'x' },
+    });
+    expect(errorsOf(shared)).toEqual([
+      422,
+      ['include_trash parameter must be a boolean, true or false'],
+    ]);
+  });
+
+  it('answers 404 for a path uuid that names no object', async () => {
+    const res = await U.client.request(
+      'GET',
+      `/svc/v1/groups/${U.uuid.slice(0, 5)}-j7d0g-zzzzzzzzzzzzzzz/contents`,
+    );
+    expect(errorsOf(res)).toEqual([404, ['Object not found']]);
+  });
+
+  it('takes only GET', async () => {
+    const res = await U.client.request('POST', '/svc/v1/groups/shared');
+    expect(res.status).toBe(405);
+  });
+});
