@@ -121,6 +121,12 @@ describe(`walking a project of ${TOTAL} mixed items`, () => {
     120_000,
   );
 
+  it('does the same without counting (count=none) with limits that end pages inside types', async () => {
+    const items = await walk([299, 2, 600, 1], { count: 'none' });
+    checkWalk(items);
+    expect(defaultOrdered(items)).toBe(true);
+  }, 120_000);
+
   it('does the same with a type-qualified order and count=none', async () => {
     const items = await walk([173], { order: ['collections.name desc'], count: 'none' });
     checkWalk(items);

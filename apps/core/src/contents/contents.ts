@@ -53,8 +53,9 @@ function typePlans(call: Call, storedFilters: readonly unknown[]): TypePlan[] {
 
 /**
  * groups.contents (groups.md §3): the four types' sorted lists, concatenated in the fixed type
- * order, paged over the concatenation. Each type is counted once; a page reads only the types
- * it touches, each from its own offset, so nothing is loaded to be skipped.
+ * order, paged over the concatenation. Each type is counted once (with count=none, only a type
+ * the offset passes over whole); a page reads only the types it touches, each from its own
+ * offset, so nothing is loaded to be skipped.
  */
 export async function contents(call: Call): Promise<Reply> {
   const include = includeParam(call, ['owner_uuid', 'container_uuid']);
@@ -66,27 +67,39 @@ export async function contents(call: Call): Promise<Reply> {
     scope: typeScope(call, plan.rules, target),
     counter: counterCount(call, plan.rules, target, plan.where !== null),
   }));
-  const counts = await countTypes(call, types);
+  // count=none: a type is counted only when the offset passes over it whole.
+  const counts = paging.count ? await countTypes(call, types) : null;
   const items: Record<string, unknown>[] = [];
   const rows: Row[] = [];
   const requests: Row[] = [];
   let offset = paging.offset;
   let wanted = paging.limit;
-  for (const [i, { plan, scope }] of types.entries()) {
-    const n = counts[i]!;
+  for (const [i, type] of types.entries()) {
     if (wanted <= 0) break;
-    if (offset >= n) {
+    const n = counts?.[i];
+    if (n !== undefined && offset >= n) {
       offset -= n;
       continue;
     }
-    const page = await pageOfType(call, plan, scope, Math.min(wanted, n - offset), offset);
+    const { plan, scope } = type;
+    const page = await pageOfType(
+      call,
+      plan,
+      scope,
+      Math.min(wanted, (n ?? Infinity) - offset),
+      offset,
+    );
+    if (page.length === 0 && n === undefined && offset > 0) {
+      offset = Math.max(0, offset - (await countTypes(call, [type]))[0]!);
+      continue;
+    }
     offset = 0;
     wanted -= page.length;
     rows.push(...page);
     if (plan.rules.resource.type === 'container_requests') requests.push(...page);
     items.push(...(await renderAll(call, plan.rules, page, plan.select, true)));
   }
-  const total = counts.reduce((a, b) => a + b, 0);
+  const total = (counts ?? []).reduce((a, b) => a + b, 0);
   return {
     body: {
       kind: 'svc#objectList',
