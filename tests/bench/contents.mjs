@@ -175,15 +175,6 @@ async function main() {
     ['recursive first page (count=none)', { uuid: R, recursive: true, count: 'none' }, null],
   ];
   const results = {};
-  // The floor on the same machine and moment: the smallest authenticated call.
-  const reference = await measure(http, token, {}, `/svc/v1/groups/${P}`);
-  results['reference: GET /groups/<P>'] = {
-    p50: reference.p50,
-    p90: reference.p90,
-    n: reference.n,
-    target: null,
-    pass: '',
-  };
   for (const [name, query, target] of scenarios) {
     const s = await measure(http, token, query);
     if (s.body.items.length !== 100) throw new Error(`${name}: ${s.body.items.length} items`);
