@@ -2,8 +2,9 @@
 // tests/bench/run.mjs (gateway/core throughput), lists.mjs (filter language on 1M collections),
 // permissions.mjs (permission model on 2M collections), storage.mjs (block upload/download
 // against cp, server memory under parallel uploads, garbage collection of 1M blocks) and
-// containers.mjs (commit and reuse on 1M containers) and federation.mjs (federated lists and
-// sibling GETs over three clusters). Intended as the root `pnpm bench`
+// containers.mjs (commit and reuse on 1M containers), federation.mjs (federated lists and
+// sibling GETs over three clusters); optional, only with --only: contents.mjs (groups.contents
+// on a 1M-item project and a 10,000-project tree). Intended as the root `pnpm bench`
 // script: `pnpm build && node tests/bench/all.mjs`.
 //
 //   node tests/bench/all.mjs [--only=run,lists,permissions] [--continue]
@@ -25,6 +26,8 @@ const BENCHES = [
   { id: 'storage', file: 'storage.mjs' },
   { id: 'containers', file: 'containers.mjs' },
   { id: 'federation', file: 'federation.mjs' },
+  // Optional: run with --only=contents (1M items seeded; several minutes).
+  { id: 'contents', file: 'contents.mjs', optional: true },
 ];
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
@@ -75,7 +78,7 @@ if (unknown.length > 0) {
 }
 
 const results = [];
-for (const bench of BENCHES.filter((b) => !only || only.includes(b.id))) {
+for (const bench of BENCHES.filter((b) => (only ? only.includes(b.id) : !b.optional))) {
   log(`=== ${bench.file}`);
   const r = await runOne(bench);
   current = null;

@@ -230,4 +230,19 @@ describe('lists within the configured limit (lists-and-filters.md)', () => {
     ]);
     expect(shape(await list({ limit: 3, offset: 1 }))).toEqual([200, 3, 1, 3, MAX_ITEMS + 2]);
   });
+
+  it('clamps the limit of group contents alike (groups.md §3)', async () => {
+    const owner = await project('max-items contents');
+    for (let i = 0; i < MAX_ITEMS + 2; i++) {
+      await create('workflows', 'workflow', { name: `c${i}`, owner_uuid: owner });
+    }
+    for (const query of [{}, { limit: MAX_ITEMS + 1 }]) {
+      const res = await root().request('GET', '/svc/v1/groups/contents', {
+        query: { uuid: owner, ...query },
+      });
+      expect([res.status, res.body.limit, res.body.items.length, res.body.items_available]).toEqual(
+        [200, MAX_ITEMS, MAX_ITEMS, MAX_ITEMS + 2],
+      );
+    }
+  });
 });

@@ -249,6 +249,8 @@ describe('discovery document', () => {
         'ApiClientAuthorization',
       ],
       ['configs.get', 'GET', 'config', null],
+      ['groups.contents', 'GET', 'groups/contents', 'ObjectList'],
+      ['groups.shared', 'GET', 'groups/shared', 'GroupList'],
     ];
     const problems: string[] = [];
     for (const [id, httpMethod, path, response] of expected) {
@@ -281,6 +283,19 @@ describe('discovery document', () => {
         if (!(p in contents.parameters)) problems.push(`groups.contents: no parameter ${p}`);
       }
     }
+    const listSet = Object.keys(doc.resources['groups'].methods['list'].parameters);
+    const contentsParams = Object.keys(contents?.parameters ?? {});
+    const sharedParams = Object.keys(
+      doc.resources['groups']?.methods?.['shared']?.parameters ?? {},
+    );
+    for (const p of [...listSet, 'include_old_versions']) {
+      if (!contentsParams.includes(p)) problems.push(`groups.contents: no parameter ${p}`);
+    }
+    for (const p of [...listSet, 'include', 'include_trash']) {
+      if (!sharedParams.includes(p)) problems.push(`groups.shared: no parameter ${p}`);
+    }
+    if (contents?.parameters?.uuid?.required || contents?.parameters?.uuid?.location !== 'query')
+      problems.push('groups.contents: uuid must be an optional query parameter');
     const untrash = doc.resources['groups']?.methods?.['untrash'];
     if (untrash && !('ensure_unique_name' in untrash.parameters))
       problems.push('groups.untrash: no parameter ensure_unique_name');

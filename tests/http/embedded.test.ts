@@ -48,3 +48,25 @@ it('routes by cluster between two embedded clusters', async () => {
   const got = await rmtRoot.request('GET', `/svc/v1/links/${remote.body.uuid}`);
   expect([got.status, got.body.head_uuid]).toEqual([200, 'rmt02-tpzed-000000000000000']);
 });
+
+it('lists group contents with counts kept by the counter triggers on PGlite', async () => {
+  const root = d.current.root;
+  const P = (
+    await root.request('POST', '/svc/v1/groups', {
+      json: { group: { name: 'embedded P', group_class: 'project' } },
+    })
+  ).body.uuid as string;
+  const sub = await root.request('POST', '/svc/v1/groups', {
+    json: { group: { name: 'embedded sub', group_class: 'project', owner_uuid: P } },
+  });
+  const c = await root.request('POST', '/svc/v1/collections', {
+    json: { collection: { name: 'embedded c', owner_uuid: sub.body.uuid } },
+  });
+  const flat = await root.request('GET', `/svc/v1/groups/${P}/contents`);
+  expect([flat.status, flat.body.items_available]).toEqual([200, 1]);
+  const rec = await root.request('GET', '/svc/v1/groups/contents', {
+    query: { uuid: P, recursive: true },
+  });
+  expect(rec.body.items.map((i: { uuid: string }) => i.uuid)).toEqual([sub.body.uuid, c.body.uuid]);
+  expect(rec.body.items_available).toBe(2);
+});

@@ -6,6 +6,8 @@ import { collectionRules } from './collections/rules';
 import { crudHandlers } from './common/crud';
 import type { ResourceRules } from './common/rules';
 import { getConfig } from './configs/routes';
+import { contents } from '../contents/contents';
+import { shared } from '../contents/shared';
 import { containerRequestRules } from './container-requests/rules';
 import { containerRules } from './containers/rules';
 import { groupRules } from './groups/rules';
@@ -32,7 +34,11 @@ export const RESOURCE_RULES: readonly ResourceRules[] = [
  * if an endpoint has no handler or a handler no endpoint, so discovery lists exactly what is served.
  */
 export function buildHandlers(): Map<string, Handler> {
-  const handlers = new Map<string, Handler>([['svc.configs.get', getConfig]]);
+  const handlers = new Map<string, Handler>([
+    ['svc.configs.get', getConfig],
+    ['svc.groups.contents', contents],
+    ['svc.groups.shared', shared],
+  ]);
   for (const rules of RESOURCE_RULES) {
     const all = { ...crudHandlers(rules), ...(rules.extraHandlers ?? {}) };
     for (const [name, handler] of Object.entries(all)) {

@@ -54,6 +54,36 @@ describe('planRoute: where a call goes (federation.md §2)', () => {
     });
   });
 
+  it('sends groups/contents to cluster_id, else to the cluster of a group uuid, else home', () => {
+    const contents = (facts: Partial<RoutingFacts>) => route('groups', 'contents', facts);
+    expect(contents({ uuid: 'sib02-j7d0g-012345678901234' })).toEqual({
+      kind: 'core',
+      cluster: 'sib02',
+    });
+    expect(contents({ uuid: 'rmt03-j7d0g-012345678901234' })).toEqual({
+      kind: 'remote',
+      cluster: 'rmt03',
+    });
+    expect(contents({ uuid: 'zz404-j7d0g-012345678901234' })).toEqual({
+      kind: 'no-proxy',
+      cluster: 'zz404',
+    });
+    expect(contents({ uuid: 'rmt03-tpzed-012345678901234' })).toEqual({
+      kind: 'core',
+      cluster: 'home1',
+    });
+    expect(contents({})).toEqual({ kind: 'core', cluster: 'home1' });
+    expect(contents({ uuid: 'home1-j7d0g-012345678901234', clusterId: 'sib02' })).toEqual({
+      kind: 'core',
+      cluster: 'sib02',
+    });
+    expect(route('groups', 'shared', { clusterId: 'rmt03' })).toEqual({
+      kind: 'remote',
+      cluster: 'rmt03',
+    });
+    expect(route('groups', 'shared')).toEqual({ kind: 'core', cluster: 'home1' });
+  });
+
   it('sends creates and current calls to cluster_id when given, else home', () => {
     expect(route('groups', 'create', { clusterId: 'sib02' })).toEqual({
       kind: 'core',

@@ -1,4 +1,4 @@
-import type { Endpoint } from '@svc/contract';
+import { groups, isUuidOf, type Endpoint } from '@svc/contract';
 import { clusterOf } from '@svc/ids';
 import { reaches, type Topology } from './topology';
 
@@ -31,10 +31,16 @@ export interface RoutingFacts {
 }
 
 const PDH = /^[0-9a-f]{32}\+[0-9]+/;
+const isGroupUuidText = (uuid: string): boolean => isUuidOf(groups, uuid);
 
 /** The cluster a call names: its uuid's for calls on one object, else `cluster_id`. */
 function namedCluster(f: RoutingFacts, home: string): string {
   if (f.endpoint.routing === 'uuid') return (f.uuid ? clusterOf(f.uuid) : null) ?? home;
+  if (f.endpoint.routing === 'group_uuid') {
+    // groups/contents: a group goes to its cluster; a user uuid or none is answered here.
+    if (f.clusterId !== null) return f.clusterId;
+    return f.uuid && isGroupUuidText(f.uuid) ? (clusterOf(f.uuid) ?? home) : home;
+  }
   if (f.endpoint.routing === 'local') return home;
   return f.clusterId ?? home;
 }

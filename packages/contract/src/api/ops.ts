@@ -5,9 +5,10 @@ import { CREATE_PARAMS, DELETE_PARAMS, GET_PARAMS, LIST_PARAMS, UPDATE_PARAMS } 
 
 /**
  * How the gateway picks the cluster that answers (federation.md §2): by the `{uuid}` path
- * segment, by `cluster_id`, always locally, or as a (federated) list.
+ * segment, by `cluster_id`, always locally, or as a (federated) list. `group_uuid`
+ * (`groups.contents`): `cluster_id` if given, else the cluster of a group `uuid`, else local.
  */
-export type Routing = 'uuid' | 'cluster_id' | 'local' | 'list';
+export type Routing = 'uuid' | 'cluster_id' | 'local' | 'list' | 'group_uuid';
 
 /** What an operation answers: the discovery schema it names, and its TypeScript type. */
 export interface Result<T> {

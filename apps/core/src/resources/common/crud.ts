@@ -40,7 +40,7 @@ const selectParam = (call: Call, r: ResourceSpec): string[] | null =>
 const uuidParam = (call: Call): string => stringOption(call, 'uuid');
 
 /** Renders rows after the resource loaded what its computed attributes need. */
-async function renderAll(
+export async function renderAll(
   call: Call,
   rules: ResourceRules,
   rows: readonly Row[],

@@ -18,6 +18,7 @@ import {
 import type { Row } from '../common/row';
 import type { ResourceRules, WriteContext } from '../common/rules';
 import { applyTrashInput, isTrashedAt, trashRow } from '../common/trash';
+import { checkFilterGroup } from './filter-group';
 import { groupPolicy, isRole } from './policy';
 
 const GROUP_CLASSES = ['project', 'filter', 'role'];
@@ -82,6 +83,7 @@ async function prepareCreate(ctx: WriteContext, row: Row): Promise<void> {
   if (klass === 'role') row['owner_uuid'] = builtInUuids(ctx.call.cluster.ClusterID).systemUser;
   applyTrashInput(ctx, null, row);
   failIfAny([...nameProblems(row), ...descriptionProblems(row)]);
+  checkFilterGroup(row);
 }
 
 async function prepareUpdate(ctx: WriteContext, current: Row, next: Row): Promise<void> {
@@ -93,6 +95,7 @@ async function prepareUpdate(ctx: WriteContext, current: Row, next: Row): Promis
   if (isRole(current)) next['owner_uuid'] = current['owner_uuid'];
   applyTrashInput(ctx, current, next);
   failIfAny([...nameProblems(next), ...descriptionProblems(next)]);
+  checkFilterGroup(next);
 }
 
 /**
