@@ -12,6 +12,7 @@ import {
   workflows,
 } from '../registry';
 import { containerOps } from './containers';
+import { groupTrashOps } from './groups';
 import { bodyFields, listOf, objectOf, op, plainJson, standardOps } from './ops';
 import { ASYNC, INCLUDE_OLD_VERSIONS, INCLUDE_TRASH } from './params';
 
@@ -60,12 +61,15 @@ export const API = {
       description: 'Log in with a username and password checked by the login provider.',
     }),
   },
-  groups: standardOps(groups, {
-    list: { include_trash: INCLUDE_TRASH },
-    get: { include_trash: INCLUDE_TRASH },
-    create: { async: ASYNC },
-    update: { async: ASYNC },
-  }),
+  groups: {
+    ...standardOps(groups, {
+      list: { include_trash: INCLUDE_TRASH },
+      get: { include_trash: INCLUDE_TRASH },
+      create: { async: ASYNC },
+      update: { async: ASYNC },
+    }),
+    ...groupTrashOps,
+  },
   collections: standardOps(collections, {
     list: { include_trash: INCLUDE_TRASH, include_old_versions: INCLUDE_OLD_VERSIONS },
     get: { include_trash: INCLUDE_TRASH },

@@ -24,6 +24,12 @@ import { renderObject } from './render';
 import { nowCanonical, type Row } from './row';
 import type { ResourceRules, WriteContext } from './rules';
 import { enforceUniqueName } from './unique-name';
+import {
+  checkFrozenCreate,
+  checkFrozenRemove,
+  checkFrozenUpdate,
+  followsFrozenRules,
+} from './frozen';
 import { deleteLinksOf } from '../../permissions/graph-writes';
 import { checkReferences } from './references';
 import {
@@ -121,6 +127,7 @@ async function create(call: Call, rules: ResourceRules): Promise<Reply> {
   const attrs = extractAttributes(call);
   const row = await call.db.transaction(async (tx) => {
     await rules.policy.create(call, tx, attrs);
+    if (followsFrozenRules(r.type, attrs)) await checkFrozenCreate(tx, attrs['owner_uuid']);
     await rules.checkWrite?.(call, tx, attrs, null);
     const input = checkedInput(call, r, attrs, 'create');
     const now = nowCanonical();
@@ -152,6 +159,7 @@ async function update(call: Call, rules: ResourceRules): Promise<Reply> {
   const row = await call.db.transaction(async (tx) => {
     const current = await findVisible(call, rules, tx, uuidParam(call), true);
     await rules.policy.write(call, tx, current, attrs, 'update');
+    if (followsFrozenRules(r.type, current)) await checkFrozenUpdate(tx, current, attrs);
     await rules.checkWrite?.(call, tx, attrs, current);
     const input = checkedInput(call, r, attrs, 'update', String(current['uuid']));
     const now = nowCanonical();
@@ -191,6 +199,9 @@ async function remove(call: Call, rules: ResourceRules): Promise<Reply> {
     const current = await findVisible(call, rules, tx, uuidParam(call), true, 'remove');
     await rules.policy.write(call, tx, current, null, 'delete');
     if (isBuiltIn(call.cluster.ClusterID, String(current['uuid']))) throw new ForbiddenError();
+    if (followsFrozenRules(r.type, current)) {
+      await checkFrozenRemove(tx, String(current['uuid']), String(current['owner_uuid']));
+    }
     if (rules.remove) return rules.remove(call, current, tx, nowCanonical());
     await tx.query(deleteStatement(r, String(current['uuid'])));
     await deleteLinksOf(tx, call.cluster.ClusterID, String(current['uuid']));
