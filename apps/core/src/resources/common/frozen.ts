@@ -68,10 +68,8 @@ export async function checkFrozenRemove(tx: Db, uuid: string, owner: string): Pr
  * Objects that live in projects follow the frozen rules; permission links never do (sharing a
  * frozen project still works), nor objects without an owner.
  */
-export const followsFrozenRules = (
-  type: string,
-  row: Readonly<Record<string, unknown>>,
-): boolean => !(type === 'links' && row['link_class'] === 'permission');
+export const followsFrozenRules = (type: string, row: Readonly<Record<string, unknown>>): boolean =>
+  !(type === 'links' && row['link_class'] === 'permission');
 
 /** A project to trash must not hold a frozen project at any depth (groups.md §6). */
 export async function checkNoFrozenBeneath(tx: Db, project: string): Promise<void> {

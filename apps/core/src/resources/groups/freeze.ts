@@ -30,7 +30,10 @@ export async function checkFrozenGroupWrite(
   );
   const unfreezing = 'frozen_by_uuid' in attrs && frozenValue(attrs['frozen_by_uuid']) === null;
   if (!unfreezing) {
-    if (others.length > 0 || ('frozen_by_uuid' in attrs && !same(attrs['frozen_by_uuid'], current['frozen_by_uuid'])))
+    if (
+      others.length > 0 ||
+      ('frozen_by_uuid' in attrs && !same(attrs['frozen_by_uuid'], current['frozen_by_uuid']))
+    )
       throw isFrozenError(uuid);
     return;
   }
@@ -39,9 +42,7 @@ export async function checkFrozenGroupWrite(
   if ((await levelOf(tx, call.caller, uuid)) < MANAGE)
     throw new ForbiddenError(msg.insufficientPermission(uuid));
   if (call.cluster.API.UnfreezeProjectRequiresAdmin) {
-    throw new UnprocessableError(
-      'frozen_by_uuid can only be changed by an admin user, once set',
-    );
+    throw new UnprocessableError('frozen_by_uuid can only be changed by an admin user, once set');
   }
 }
 
@@ -82,7 +83,11 @@ async function committedRequestBeneath(tx: Db, project: string): Promise<string 
  * Freezing (setting frozen_by_uuid on a project that is not frozen): the checks of groups.md §7,
  * in the contract's order, against the values after this update.
  */
-export async function checkFreeze(ctx: WriteContext, current: Row | null, next: Row): Promise<void> {
+export async function checkFreeze(
+  ctx: WriteContext,
+  current: Row | null,
+  next: Row,
+): Promise<void> {
   const { call, tx } = ctx;
   next['frozen_by_uuid'] = frozenValue(next['frozen_by_uuid']);
   const value = next['frozen_by_uuid'];
@@ -96,7 +101,10 @@ export async function checkFreeze(ctx: WriteContext, current: Row | null, next: 
   }
   if (current && (await levelOf(tx, call.caller, uuid)) < MANAGE)
     throw new ForbiddenError(msg.insufficientPermission(uuid));
-  if (typeof next['trash_at'] === 'string' || (await trashedAtOrAbove(tx, uuid, String(next['owner_uuid'])))) {
+  if (
+    typeof next['trash_at'] === 'string' ||
+    (await trashedAtOrAbove(tx, uuid, String(next['owner_uuid'])))
+  ) {
     throw new UnprocessableError('frozen_by_uuid cannot be set on a trashed project');
   }
   const api = call.cluster.API;
