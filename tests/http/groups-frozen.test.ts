@@ -17,7 +17,7 @@ const OLD_OWNER = ['owner_uuid cannot be set or changed because old owner is fro
 
 describe('freezing (worked example)', () => {
   let M: TestUser, W: TestUser, A: TestUser, R: string, P: string, Q: string;
-  let inQ: string, outside: string, wf: string, readLink: string;
+  let inQ: string, outside: string, wf: string, readLink: string, tag: string;
   beforeAll(async () => {
     [M, W, A] = await Promise.all([
       makeUser(d.current),
@@ -36,6 +36,7 @@ describe('freezing (worked example)', () => {
     inQ = await mk('collections', 'collection', { owner_uuid: Q, name: 'in Q' });
     outside = await mk('collections', 'collection', { owner_uuid: R, name: 'outside' });
     wf = await mk('workflows', 'workflow', { owner_uuid: Q, name: 'wf' });
+    tag = await mk('links', 'link', { link_class: 'tag', name: 'before', head_uuid: inQ });
   });
 
   it('refuses a writer (403), and a value other than the caller (422)', async () => {
@@ -150,6 +151,35 @@ describe('freezing (worked example)', () => {
     expect(onItem).toMatch(/-o0j2j-/);
   });
 
+  it('refuses links other than permission links whose head is in it', async () => {
+    for (const head of [P, Q, inQ, wf]) {
+      const res = await M.client.request('POST', '/svc/v1/links', {
+        json: { link: { link_class: 'tag', name: 'during', head_uuid: head } },
+      });
+      expect([head, res.status, res.body.errors]).toEqual([head, 403, isFrozen(head)]);
+    }
+    const upd = await put(M, 'links', tag, { link: { name: 'renamed' } });
+    expect([upd.status, upd.body.errors]).toEqual([403, isFrozen(tag)]);
+    const del = await M.client.request('DELETE', `/svc/v1/links/${tag}`);
+    expect([del.status, del.body.errors]).toEqual([403, isFrozen(tag)]);
+  });
+
+  it('reports can_write false on it and beneath it for everyone; can_manage unchanged', async () => {
+    for (const uuid of [P, Q]) {
+      for (const u of [M, A]) {
+        const res = await u.client.request('GET', `/svc/v1/groups/${uuid}`);
+        expect([uuid, res.body.can_write, res.body.can_manage]).toEqual([uuid, false, true]);
+      }
+    }
+    const listed = await M.client.request('GET', '/svc/v1/groups', {
+      query: { filters: [['uuid', 'in', [R, P, Q]]], select: ['uuid', 'can_write'] },
+    });
+    const byUuid = Object.fromEntries(
+      listed.body.items.map((i: { uuid: string; can_write: boolean }) => [i.uuid, i.can_write]),
+    );
+    expect(byUuid).toEqual({ [R]: true, [P]: false, [Q]: false });
+  });
+
   it('unfreezing may change nothing else', async () => {
     const res = await put(M, 'groups', P, { group: { frozen_by_uuid: null, name: 'other' } });
     expect([res.status, res.body.errors]).toEqual([403, isFrozen(P)]);
@@ -168,6 +198,8 @@ describe('freezing (worked example)', () => {
     expect([res.status, res.body.frozen_by_uuid]).toEqual([200, null]);
     expect((await put(M, 'groups', Q, { group: { name: 'Q2' } })).status).toBe(200);
     expect((await put(M, 'collections', inQ, { collection: { owner_uuid: R } })).status).toBe(200);
+    expect((await M.client.request('GET', `/svc/v1/groups/${Q}`)).body.can_write).toBe(true);
+    expect((await M.client.request('DELETE', `/svc/v1/links/${tag}`)).status).toBe(200);
   });
 
   it('an admin freezes with their own uuid and unfreezes', async () => {

@@ -1,3 +1,4 @@
+import { resourceOfUuid } from '@svc/contract';
 import { ForbiddenError, UnprocessableError } from '@svc/errors';
 import { statement, type Db } from '../../db/db';
 import { isGroupUuid } from '../../permissions/kinds';
@@ -89,5 +90,62 @@ export async function checkNoFrozenBeneath(tx: Db, project: string): Promise<voi
   );
   if (rows[0]) {
     throw new UnprocessableError(`cannot trash project containing frozen project ${rows[0].uuid}`);
+  }
+}
+
+/**
+ * Which of `starts` (group uuids) are frozen or beneath a frozen project, in one query; a cheap
+ * probe of the partial index skips the walk when nothing is frozen.
+ */
+export async function frozenAmong(tx: Db, starts: readonly string[]): Promise<Set<string>> {
+  const groups = [...new Set(starts.filter(isGroupUuid))];
+  if (groups.length === 0) return new Set();
+  const { rows } = await tx.query<{ start: string }>(
+    statement(
+      `WITH RECURSIVE up(start, uuid, depth) AS (
+         SELECT s COLLATE "C", s COLLATE "C", 0 FROM unnest($1::text[]) AS s
+          WHERE EXISTS (SELECT 1 FROM groups WHERE frozen_by_uuid IS NOT NULL)
+         UNION ALL
+         SELECT up.start, g.owner_uuid, up.depth + 1 FROM groups g JOIN up ON g.uuid = up.uuid
+          WHERE g.frozen_by_uuid IS NULL AND up.depth < 10000)
+       SELECT DISTINCT up.start FROM up JOIN groups g ON g.uuid = up.uuid
+        WHERE g.frozen_by_uuid IS NOT NULL`,
+      [groups],
+      'frozen_among',
+    ),
+  );
+  return new Set(rows.map((r) => r.start));
+}
+
+/** Types whose objects live in projects (their owner may be a project). */
+const IN_PROJECTS = new Set(['collections', 'workflows', 'container_requests']);
+
+/** Where the frozen walk starts for an object: a group itself, anything else at its owner. */
+async function frozenStartOf(tx: Db, uuid: string): Promise<string | null> {
+  if (isGroupUuid(uuid)) return uuid;
+  const r = resourceOfUuid(uuid);
+  if (!r || !IN_PROJECTS.has(r.type)) return null;
+  const { rows } = await tx.query<{ owner_uuid: string }>(
+    statement(`SELECT owner_uuid FROM ${r.type} WHERE uuid = $1`, [uuid], `frozen_owner_${r.type}`),
+  );
+  return rows[0]?.owner_uuid ?? null;
+}
+
+/**
+ * A link that is not a permission link annotates its head: creating, changing or deleting one
+ * whose head is a frozen project or lies beneath one changes that project's contents (the
+ * message names `subject`, the link or, on create, the head).
+ */
+export async function checkFrozenLinkHead(
+  tx: Db,
+  type: string,
+  heads: readonly unknown[],
+  subject: (head: string) => string,
+): Promise<void> {
+  if (type !== 'links') return;
+  for (const head of new Set(heads)) {
+    if (typeof head !== 'string' || head === '') continue;
+    const start = await frozenStartOf(tx, head);
+    if (start && (await frozenAtOrAbove(tx, start))) throw isFrozenError(subject(head));
   }
 }
