@@ -18,6 +18,7 @@ const OLD_OWNER = ['owner_uuid cannot be set or changed because old owner is fro
 describe('freezing (worked example)', () => {
   let M: TestUser, W: TestUser, A: TestUser, R: string, P: string, Q: string;
   let inQ: string, outside: string, wf: string, readLink: string, tag: string;
+  let S2: string, inS2: string, trashedInQ: string;
   beforeAll(async () => {
     [M, W, A] = await Promise.all([
       makeUser(d.current),
@@ -37,6 +38,10 @@ describe('freezing (worked example)', () => {
     outside = await mk('collections', 'collection', { owner_uuid: R, name: 'outside' });
     wf = await mk('workflows', 'workflow', { owner_uuid: Q, name: 'wf' });
     tag = await mk('links', 'link', { link_class: 'tag', name: 'before', head_uuid: inQ });
+    S2 = (await makeProject(M.client, { owner_uuid: P, name: 'S2' })).uuid;
+    inS2 = await mk('collections', 'collection', { owner_uuid: S2 });
+    trashedInQ = await mk('collections', 'collection', { owner_uuid: Q, is_trashed: true });
+    await M.client.request('DELETE', `/svc/v1/groups/${S2}`);
   });
 
   it('refuses a writer (403), and a value other than the caller (422)', async () => {
@@ -178,6 +183,33 @@ describe('freezing (worked example)', () => {
       listed.body.items.map((i: { uuid: string; can_write: boolean }) => [i.uuid, i.can_write]),
     );
     expect(byUuid).toEqual({ [R]: true, [P]: false, [Q]: false });
+  });
+
+  it('hides trashed objects inside it from non-admins, even with include_trash', async () => {
+    for (const [type, uuid] of [
+      ['groups', S2],
+      ['collections', inS2],
+      ['collections', trashedInQ],
+    ] as const) {
+      const query = { include_trash: true };
+      const mine = await M.client.request('GET', `/svc/v1/${type}/${uuid}`, { query });
+      expect([uuid, mine.status]).toEqual([uuid, 404]);
+      const admin = await A.client.request('GET', `/svc/v1/${type}/${uuid}`, { query });
+      expect([uuid, admin.status]).toEqual([uuid, 200]);
+    }
+    const listed = await M.client.request('GET', '/svc/v1/collections', {
+      query: { include_trash: true, filters: [['uuid', 'in', [inQ, inS2, trashedInQ]]] },
+    });
+    expect(listed.body.items.map((i: { uuid: string }) => i.uuid)).toEqual([inQ]);
+    const visible = await M.client.request('GET', `/svc/v1/groups/${Q}`, {
+      query: { include_trash: true },
+    });
+    expect(visible.status).toBe(200);
+  });
+
+  it('refuses to untrash what is inside it', async () => {
+    const res = await A.client.request('POST', `/svc/v1/groups/${S2}/untrash`);
+    expect([res.status, res.body.errors]).toEqual([403, isFrozen(S2)]);
   });
 
   it('unfreezing may change nothing else', async () => {
