@@ -242,6 +242,29 @@ describe('the trash sweep', () => {
     expect(readable.body.items).toEqual([]);
   });
 
+  it('deletes container requests beneath, their containers left with priority 0', async () => {
+    const u = await makeUser(d.current);
+    const image = await makeImage(u.client);
+    const dispatcher = await TestDispatcher.start(d.current);
+    const T = await makeProject(u.client);
+    const cr = await createRequest(
+      u.client,
+      committedRequest(image, { owner_uuid: T.uuid, priority: 9, command: ['s', `${Date.now()}`] }),
+    );
+    await dispatcher.start(cr.container_uuid);
+    await post(u, `/svc/v1/groups/${T.uuid}/trash`);
+    await sweepAt(Date.now() + 15 * DAY_MS);
+    const gone = await d.current.root.request('GET', `/svc/v1/container_requests/${cr.uuid}`, {
+      query: { include_trash: true },
+    });
+    expect(gone.status).toBe(404);
+    const container = await d.current.root.request(
+      'GET',
+      `/svc/v1/containers/${cr.container_uuid}`,
+    );
+    expect([container.status, container.body.priority]).toEqual([200, 0]);
+  });
+
   it('applies a future trash_at once it passes: a role loses its outgoing links', async () => {
     const u = await makeUser(d.current);
     const member = await makeUser(d.current);
