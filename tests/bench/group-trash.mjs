@@ -7,7 +7,8 @@
 // A fresh database (svc_bench_gtrash_<random>, dropped at the end) with the migrations applied.
 // Through the API: a user and its project P. Then, with set-based SQL, the descendants of P: a
 // tree of BENCH_GROUPS subprojects (default 10,000: 100 under P, the rest spread under those)
-// and BENCH_COLLECTIONS collections (default 90,000) spread over P and the subprojects. Then,
+// and BENCH_COLLECTIONS collections (default 90,000) spread over P and the subprojects, then
+// VACUUM ANALYZE (the steady state autovacuum reaches after a bulk load). Then,
 // as the user through the gateway, BENCH_ROUNDS (default 3) times: POST /groups/P/trash,
 // GET /groups/P (404), POST /groups/P/untrash, GET /groups/P (200). Prints each latency, the
 // median and max against the 2 s target, and one JSON line.
@@ -45,8 +46,8 @@ async function seed(client, project, user) {
            CASE WHEN ${GROUPS} = 0 OR i % 10 = 0 THEN '${project}' ELSE ${uuid('j7d0g', `(i % ${Math.max(GROUPS, 1)}) + 1`)} END,
            now(), now(), '${user}', 'c ' || i, 'd41d8cd98f00b204e9800998ecf8427e+0'
       FROM generate_series(1, ${COLLECTIONS}) AS i`);
-  await client.query(`ANALYZE groups`);
-  await client.query(`ANALYZE collections`);
+  await client.query(`VACUUM ANALYZE groups`);
+  await client.query(`VACUUM ANALYZE collections`);
   const { rows } = await client.query(
     `WITH RECURSIVE t(uuid) AS (SELECT $1::text COLLATE "C" UNION SELECT g.uuid FROM groups g JOIN t ON g.owner_uuid = t.uuid)
      SELECT (SELECT count(*) FROM t) - 1 AS groups,
