@@ -8,12 +8,13 @@
 // Through the API: a user and its project P. Then, with set-based SQL, the descendants of P: a
 // tree of BENCH_GROUPS subprojects (default 10,000: 100 under P, the rest spread under those)
 // and BENCH_COLLECTIONS collections (default 90,000) spread over P and the subprojects, then
-// VACUUM ANALYZE (the steady state autovacuum reaches after a bulk load). Then,
+// BENCH_REQUESTS Committed container requests outside P (default 1,000), then VACUUM ANALYZE
+// (the steady state autovacuum reaches after a bulk load). Then,
 // as the user through the gateway, BENCH_ROUNDS (default 3) times: POST /groups/P/trash,
 // GET /groups/P (404), POST /groups/P/untrash, GET /groups/P (200). Prints each latency, the
 // median and max against the 2 s target, and one JSON line.
 //
-// Environment: BENCH_GROUPS, BENCH_COLLECTIONS, BENCH_ROUNDS, BENCH_STRICT=1 (exit 2 when the
+// Environment: BENCH_GROUPS, BENCH_COLLECTIONS, BENCH_REQUESTS, BENCH_ROUNDS, BENCH_STRICT=1 (exit 2 when the
 // target is missed), DATABASE_URL (the PostgreSQL server).
 import { fmtInt, fmtMs, makeLog, numberEnv, flagEnv } from './lib/common.mjs';
 import { connect, createBenchDatabase, runMain } from './lib/database.mjs';
@@ -24,6 +25,7 @@ const log = makeLog('gtrash');
 const CLUSTER = 'bgtrs';
 const GROUPS = numberEnv('BENCH_GROUPS', 10_000, { integer: true, min: -1 });
 const COLLECTIONS = numberEnv('BENCH_COLLECTIONS', 90_000, { integer: true, min: -1 });
+const REQUESTS = numberEnv('BENCH_REQUESTS', 1_000, { integer: true, min: -1 });
 const ROUNDS = numberEnv('BENCH_ROUNDS', 3, { integer: true });
 const TARGET_MS = 2000;
 
@@ -46,6 +48,14 @@ async function seed(client, project, user) {
            CASE WHEN ${GROUPS} = 0 OR i % 10 = 0 THEN '${project}' ELSE ${uuid('j7d0g', `(i % ${Math.max(GROUPS, 1)}) + 1`)} END,
            now(), now(), '${user}', 'c ' || i, 'd41d8cd98f00b204e9800998ecf8427e+0'
       FROM generate_series(1, ${COLLECTIONS}) AS i`);
+  // Committed requests elsewhere (the caller's home project): trash and untrash recompute the
+  // priorities of those beneath P, so the lookup must not be skipped as on an empty table.
+  await client.query(`
+    INSERT INTO container_requests (uuid, owner_uuid, created_at, modified_at, modified_by_user_uuid, name, state, priority, container_count_max, container_uuid)
+    SELECT ${uuid('xvhdp', 'i')}, '${user}', now(), now(), '${user}', 'r ' || i, 'Committed', 1, 3,
+           ${uuid('dz642', 'i')}
+      FROM generate_series(1, ${REQUESTS}) AS i`);
+  await client.query(`VACUUM ANALYZE container_requests`);
   await client.query(`VACUUM ANALYZE groups`);
   await client.query(`VACUUM ANALYZE collections`);
   const { rows } = await client.query(
