@@ -38,9 +38,20 @@ describe('discovery', () => {
       { $ref: 'Group' },
     ]);
     expect(untrash.parameterOrder).toEqual(['uuid']);
-    expect(Object.keys(untrash.parameters)).toEqual(
-      expect.arrayContaining(['uuid', 'ensure_unique_name']),
-    );
+    expect(Object.keys(untrash.parameters).sort()).toEqual(['ensure_unique_name', 'uuid']);
+    expect(Object.keys(trash.parameters)).toEqual(['uuid']);
+  });
+});
+
+describe('typed client', () => {
+  it('has groups.trash and groups.untrash', async () => {
+    const u = await makeUser(d.current);
+    const { api } = u.client;
+    const g = await api.groups.create({ attributes: { group_class: 'project' } });
+    const trashed = await api.groups.trash({ uuid: g.uuid });
+    expect(trashed.is_trashed).toBe(true);
+    const back = await api.groups.untrash({ uuid: g.uuid, ensure_unique_name: true });
+    expect([back.uuid, back.is_trashed]).toEqual([g.uuid, false]);
   });
 });
 
