@@ -3,8 +3,9 @@
 // permissions.mjs (permission model on 2M collections), storage.mjs (block upload/download
 // against cp, server memory under parallel uploads, garbage collection of 1M blocks) and
 // containers.mjs (commit and reuse on 1M containers), federation.mjs (federated lists and
-// sibling GETs over three clusters); optional, only with --only: contents.mjs (groups.contents
-// on a 1M-item project and a 10,000-project tree). Intended as the root `pnpm bench`
+// sibling GETs over three clusters), group-trash.mjs (trash and untrash of a project with
+// 100,000 descendants); optional, only with --only: contents.mjs (groups.contents on a
+// 1M-item project and a 10,000-project tree). Intended as the root `pnpm bench`
 // script: `pnpm build && node tests/bench/all.mjs`.
 //
 //   node tests/bench/all.mjs [--only=run,lists,permissions] [--continue]
@@ -26,6 +27,7 @@ const BENCHES = [
   { id: 'storage', file: 'storage.mjs' },
   { id: 'containers', file: 'containers.mjs' },
   { id: 'federation', file: 'federation.mjs' },
+  { id: 'group-trash', file: 'group-trash.mjs' },
   // Optional: run with --only=contents (1M items seeded; several minutes).
   { id: 'contents', file: 'contents.mjs', optional: true },
 ];

@@ -2,6 +2,7 @@ import type { ClusterConfig } from '@svc/config';
 import { blockStoreOf } from '../storage/block-store';
 import { runBlockGc } from './block-gc';
 import type { Job } from './runner';
+import { runTrashSweep } from './trash-sweep';
 
 export { JobRunner, jobLockKey, type Job, type JobContext, type JobStats } from './runner';
 
@@ -16,7 +17,14 @@ const blockGc = (cluster: Readonly<ClusterConfig>): Job => ({
   },
 });
 
+/** The trash sweep at least once a minute (groups.md §6). */
+const trashSweep = (cluster: Readonly<ClusterConfig>): Job => ({
+  name: 'trash-sweep',
+  everyMs: 30_000,
+  run: ({ db, log }) => runTrashSweep({ db, cluster, log, now: Date.now }),
+});
+
 /** Every background job of a cluster's core; features add theirs here. */
 export function coreJobs(cluster: Readonly<ClusterConfig>): Job[] {
-  return [blockGc(cluster)];
+  return [blockGc(cluster), trashSweep(cluster)];
 }

@@ -11,7 +11,12 @@ import {
   type Purpose,
 } from './policy';
 import { requireAdmin } from './admin';
-import { notHiddenByOwner, notTrashedItself, ownedObjectVisible } from './visibility';
+import {
+  notHiddenByOwner,
+  notHiddenInsideFrozen,
+  notTrashedItself,
+  ownedObjectVisible,
+} from './visibility';
 
 export { includeTrash };
 
@@ -25,7 +30,9 @@ export function hiddenScope(
   purpose: Purpose,
   trashable: boolean,
 ): Sql[] {
-  if (includeTrash(call)) return [];
+  if (includeTrash(call)) {
+    return call.caller.isAdmin ? [] : [notHiddenInsideFrozen(table, trashable)];
+  }
   return [
     notHiddenByOwner(table),
     ...(trashable && purpose === 'read' ? [notTrashedItself(table)] : []),

@@ -1,38 +1,28 @@
 import { statement, type Db } from '../db/db';
 
-/** Each group of the subtree with its earliest trash_at on the way up (null: not trashed). */
-const WALK = `
+/**
+ * Keeps trashed_groups right for the subtree of one group after its trash_at or owner changed,
+ * or it was created: each group of the subtree with its earliest trash_at on the way up (none:
+ * no row). One statement, so a subtree of 100,000 groups never travels to the server process;
+ * rows whose value is unchanged are not rewritten. Ownership has no cycles (owner changes
+ * refuse them), so the walk ends.
+ */
+const REFRESH = `
 WITH RECURSIVE walk(uuid, eff) AS (
   SELECT g.uuid, least(g.trash_at, (SELECT tg.trash_at FROM trashed_groups tg WHERE tg.group_uuid = g.owner_uuid))
     FROM groups g WHERE g.uuid = $1
   UNION ALL
   SELECT c.uuid, least(c.trash_at, w.eff) FROM groups c JOIN walk w ON c.owner_uuid = w.uuid
+),
+cleared AS (
+  DELETE FROM trashed_groups tg USING walk w
+   WHERE tg.group_uuid = w.uuid AND w.eff IS NULL
 )
-SELECT uuid, eff::text AS eff FROM walk`;
+INSERT INTO trashed_groups (group_uuid, trash_at)
+SELECT uuid, eff FROM walk WHERE eff IS NOT NULL
+ON CONFLICT (group_uuid) DO UPDATE SET trash_at = excluded.trash_at
+ WHERE trashed_groups.trash_at IS DISTINCT FROM excluded.trash_at`;
 
-/**
- * Keeps trashed_groups right for the subtree of one group after its trash_at or owner changed,
- * or it was created. Ownership has no cycles (owner changes refuse them), so the walk ends.
- */
 export async function refreshTrashedGroups(tx: Db, groupUuid: string): Promise<void> {
-  const { rows } = await tx.query<{ uuid: string; eff: string | null }>(
-    statement(WALK, [groupUuid], 'trash_walk'),
-  );
-  const uuids = rows.map((r) => r.uuid);
-  await tx.query(
-    statement(
-      'DELETE FROM trashed_groups WHERE group_uuid = ANY($1::text[])',
-      [uuids],
-      'trash_clear',
-    ),
-  );
-  const trashed = rows.filter((r) => r.eff !== null);
-  if (trashed.length === 0) return;
-  await tx.query(
-    statement(
-      'INSERT INTO trashed_groups (group_uuid, trash_at) SELECT * FROM unnest($1::text[], $2::timestamptz[])',
-      [trashed.map((r) => r.uuid), trashed.map((r) => r.eff)],
-      'trash_fill',
-    ),
-  );
+  await tx.query(statement(REFRESH, [groupUuid], 'trash_refresh'));
 }

@@ -83,3 +83,26 @@ export const groupNotHidden = (): Sql =>
   sql`NOT EXISTS (SELECT 1 FROM trashed_groups tg
                    WHERE tg.group_uuid IN (${col('groups', 'uuid')}, ${col('groups', 'owner_uuid')})
                      AND tg.trash_at <= statement_timestamp())`;
+
+/**
+ * With include_trash, non-admins still never see hidden objects inside frozen projects
+ * (permissions.md §7, groups.md §3). The frozen walk runs only for hidden rows, and not at all
+ * while no project is frozen (one probe of a partial index).
+ */
+export function notHiddenInsideFrozen(table: string, trashable: boolean): Sql {
+  const owner = col(table, 'owner_uuid');
+  const hidden =
+    table === 'groups'
+      ? sql`EXISTS (SELECT 1 FROM trashed_groups tg WHERE tg.group_uuid = ${col(table, 'uuid')}
+                     AND tg.trash_at <= statement_timestamp())`
+      : sql`(NOT ${notHiddenByOwner(table)}${trashable ? sql` OR NOT ${notTrashedItself(table)}` : sql``})`;
+  return sql`(CASE WHEN ${hidden} AND EXISTS (SELECT 1 FROM groups fz WHERE fz.frozen_by_uuid IS NOT NULL)
+    THEN NOT EXISTS (
+      WITH RECURSIVE up(uuid, depth) AS (
+        SELECT ${owner}::text COLLATE "C", 0
+        UNION ALL
+        SELECT g.owner_uuid, up.depth + 1 FROM groups g JOIN up ON g.uuid = up.uuid
+         WHERE g.frozen_by_uuid IS NULL AND up.depth < 10000)
+      SELECT 1 FROM up JOIN groups g ON g.uuid = up.uuid WHERE g.frozen_by_uuid IS NOT NULL)
+    ELSE true END)`;
+}

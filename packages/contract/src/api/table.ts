@@ -12,7 +12,7 @@ import {
   workflows,
 } from '../registry';
 import { containerOps } from './containers';
-import { groupContentOps } from './groups';
+import { groupContentOps, groupTrashOps } from './groups';
 import { bodyFields, listOf, objectOf, op, plainJson, standardOps } from './ops';
 import { ASYNC, INCLUDE_OLD_VERSIONS, INCLUDE_TRASH } from './params';
 
@@ -69,6 +69,7 @@ export const API = {
       update: { async: ASYNC },
     }),
     ...groupContentOps,
+    ...groupTrashOps,
   },
   collections: standardOps(collections, {
     list: { include_trash: INCLUDE_TRASH, include_old_versions: INCLUDE_OLD_VERSIONS },

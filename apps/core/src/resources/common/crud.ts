@@ -24,6 +24,13 @@ import { renderObject } from './render';
 import { nowCanonical, type Row } from './row';
 import type { ResourceRules, WriteContext } from './rules';
 import { enforceUniqueName } from './unique-name';
+import {
+  checkFrozenLinkHead,
+  checkFrozenCreate,
+  checkFrozenRemove,
+  checkFrozenUpdate,
+  followsFrozenRules,
+} from './frozen';
 import { deleteLinksOf } from '../../permissions/graph-writes';
 import { checkReferences } from './references';
 import {
@@ -121,6 +128,10 @@ async function create(call: Call, rules: ResourceRules): Promise<Reply> {
   const attrs = extractAttributes(call);
   const row = await call.db.transaction(async (tx) => {
     await rules.policy.create(call, tx, attrs);
+    if (followsFrozenRules(r.type, attrs)) {
+      await checkFrozenCreate(tx, attrs['owner_uuid']);
+      await checkFrozenLinkHead(tx, r.type, [attrs['head_uuid']], (head) => head);
+    }
     await rules.checkWrite?.(call, tx, attrs, null);
     const input = checkedInput(call, r, attrs, 'create');
     const now = nowCanonical();
@@ -152,6 +163,11 @@ async function update(call: Call, rules: ResourceRules): Promise<Reply> {
   const row = await call.db.transaction(async (tx) => {
     const current = await findVisible(call, rules, tx, uuidParam(call), true);
     await rules.policy.write(call, tx, current, attrs, 'update');
+    if (followsFrozenRules(r.type, current)) {
+      await checkFrozenUpdate(tx, current, attrs);
+      const heads = [current['head_uuid'], attrs['head_uuid']];
+      await checkFrozenLinkHead(tx, r.type, heads, () => String(current['uuid']));
+    }
     await rules.checkWrite?.(call, tx, attrs, current);
     const input = checkedInput(call, r, attrs, 'update', String(current['uuid']));
     const now = nowCanonical();
@@ -191,6 +207,11 @@ async function remove(call: Call, rules: ResourceRules): Promise<Reply> {
     const current = await findVisible(call, rules, tx, uuidParam(call), true, 'remove');
     await rules.policy.write(call, tx, current, null, 'delete');
     if (isBuiltIn(call.cluster.ClusterID, String(current['uuid']))) throw new ForbiddenError();
+    if (followsFrozenRules(r.type, current)) {
+      await checkFrozenRemove(tx, String(current['uuid']), String(current['owner_uuid']));
+      const uuid = String(current['uuid']);
+      await checkFrozenLinkHead(tx, r.type, [current['head_uuid']], () => uuid);
+    }
     if (rules.remove) return rules.remove(call, current, tx, nowCanonical());
     await tx.query(deleteStatement(r, String(current['uuid'])));
     await deleteLinksOf(tx, call.cluster.ClusterID, String(current['uuid']));

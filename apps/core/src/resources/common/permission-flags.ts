@@ -3,7 +3,9 @@ import { statement } from '../../db/db';
 import type { Call } from '../../call';
 import { col } from '../../permissions/caller-set';
 import { levelsOf, levelsOfExisting, levelSql, type Owned } from '../../permissions/level-of';
+import { isGroupUuid } from '../../permissions/kinds';
 import { MANAGE, NONE, WRITE, type Level } from '../../permissions/levels';
+import { frozenAmong } from './frozen';
 import type { Row } from './row';
 
 interface Flags {
@@ -11,7 +13,12 @@ interface Flags {
   ownerLevel: Level;
   /** tails of can_write / can_manage links whose head is the object */
   writers: string[];
+  /** A frozen project, or anything beneath one: nobody can write it (groups.md §7). */
+  frozen: boolean;
 }
+
+/** Where the frozen walk starts: a group itself, any other object at its owner. */
+const frozenStart = (o: Owned): string => (isGroupUuid(o.uuid) ? o.uuid : o.owner);
 
 const KEY = 'permissionFlags';
 const FLAG_NAMES = ['can_write', 'can_manage', 'writable_by'];
@@ -76,12 +83,14 @@ export async function loadPermissionFlags(call: Call, rows: readonly Row[]): Pro
   const read = withIds.every((r) => r['_level'] !== undefined && Array.isArray(r['_writers']));
   const { levels, writers } = read ? flagsFromRows(withIds) : await queriedFlags(call, objects);
   const owners = await ownerLevels(call, objects, levels);
+  const frozen = await frozenAmong(call.db, objects.map(frozenStart));
   const flags = new Map<string, Flags>();
   for (const o of objects) {
     flags.set(o.uuid, {
       level: levels.get(o.uuid) ?? NONE,
       ownerLevel: owners.get(o.owner) ?? NONE,
       writers: writers(o.uuid),
+      frozen: frozen.has(frozenStart(o)),
     });
   }
   call.locals[KEY] = flags;
@@ -115,7 +124,7 @@ export function permissionFlag(call: Call, name: string, row: Row): unknown {
   if (!f) return undefined;
   switch (name) {
     case 'can_write':
-      return f.level >= WRITE;
+      return f.level >= WRITE && !f.frozen;
     case 'can_manage':
       return f.level >= MANAGE;
     case 'writable_by':

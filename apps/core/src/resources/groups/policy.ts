@@ -7,7 +7,12 @@ import {
   requireLevel,
   type AccessPolicy,
 } from '../../permissions/policy';
-import { groupNotHidden, groupVisible, notHiddenByOwner } from '../../permissions/visibility';
+import {
+  groupNotHidden,
+  groupVisible,
+  notHiddenByOwner,
+  notHiddenInsideFrozen,
+} from '../../permissions/visibility';
 
 /**
  * Groups: visible through stored rows (roles to every active user); hidden when they or an
@@ -18,7 +23,9 @@ import { groupNotHidden, groupVisible, notHiddenByOwner } from '../../permission
 export const groupPolicy: AccessPolicy = {
   visible(call, purpose) {
     const scope = call.caller.isAdmin ? [] : [groupVisible(call.caller.uuid, call.caller.isActive)];
-    if (includeTrash(call)) return scope;
+    if (includeTrash(call)) {
+      return call.caller.isAdmin ? scope : [...scope, notHiddenInsideFrozen('groups', true)];
+    }
     return [...scope, purpose === 'remove' ? notHiddenByOwner('groups') : groupNotHidden()];
   },
   async create(call, tx, attrs) {

@@ -17,9 +17,13 @@ import {
 } from '../common/permission-flags';
 import type { Row } from '../common/row';
 import type { ResourceRules, WriteContext } from '../common/rules';
+import { checkNoFrozenBeneath } from '../common/frozen';
+import { compareTimes } from '../common/row';
 import { applyTrashInput, isTrashedAt, trashRow } from '../common/trash';
 import { checkFilterGroup } from './filter-group';
+import { checkFreeze, checkFrozenGroupWrite } from './freeze';
 import { groupPolicy, isRole } from './policy';
+import { untrashHandler } from './untrash';
 
 const GROUP_CLASSES = ['project', 'filter', 'role'];
 const MAX_DESCRIPTION = 524288;
@@ -84,6 +88,20 @@ async function prepareCreate(ctx: WriteContext, row: Row): Promise<void> {
   applyTrashInput(ctx, null, row);
   failIfAny([...nameProblems(row), ...descriptionProblems(row)]);
   checkFilterGroup(row);
+  await checkFreeze(ctx, null, row);
+}
+
+/** Taking a group out of the trash by hand after its delete_at: as untrash (groups.md §6). */
+function refuseLateUntrash(ctx: WriteContext, current: Row, next: Row): void {
+  const deleteAt = current['delete_at'];
+  if (
+    isTrashedAt(current, ctx.now) &&
+    next['trash_at'] === null &&
+    typeof deleteAt === 'string' &&
+    compareTimes(deleteAt, ctx.now) <= 0
+  ) {
+    throw new UnprocessableError('delete_at time has already passed, cannot untrash');
+  }
 }
 
 async function prepareUpdate(ctx: WriteContext, current: Row, next: Row): Promise<void> {
@@ -94,8 +112,10 @@ async function prepareUpdate(ctx: WriteContext, current: Row, next: Row): Promis
     throw new UnprocessableError("name can't be blank");
   if (isRole(current)) next['owner_uuid'] = current['owner_uuid'];
   applyTrashInput(ctx, current, next);
+  refuseLateUntrash(ctx, current, next);
   failIfAny([...nameProblems(next), ...descriptionProblems(next)]);
   checkFilterGroup(next);
+  await checkFreeze(ctx, current, next);
 }
 
 /**
@@ -112,10 +132,14 @@ function answering202WhenAsync(handler: Handler): Handler {
 export const groupRules: ResourceRules = {
   resource: groups,
   policy: groupPolicy,
+  checkWrite: checkFrozenGroupWrite,
   prepareCreate,
   prepareUpdate,
   afterWrite: (ctx, row, previous) => afterGroupWrite(ctx.call, ctx.tx, row, previous, ctx.now),
   async remove(call, row, tx, now) {
+    if (!isTrashedAt(row, now) && row['group_class'] === 'project') {
+      await checkNoFrozenBeneath(tx, String(row['uuid']));
+    }
     const trashed = await trashRow(call, groups, row, tx, now, rowColumns(groups, null, false));
     await afterGroupWrite(call, tx, trashed, row, now);
     return trashed;
@@ -128,6 +152,8 @@ export const groupRules: ResourceRules = {
     return {
       create: answering202WhenAsync(common.create!),
       update: answering202WhenAsync(common.update!),
+      trash: common.delete!,
+      untrash: untrashHandler(groupRules),
     };
   },
 };
