@@ -31,7 +31,11 @@ export async function startCore(
   cluster: Readonly<ClusterConfig>,
   log: Logger = defaultLogger(),
 ): Promise<RunningCore> {
-  const opened = await openDatabase(cluster.Database.URL);
+  const opened = await openDatabase(cluster.Database.URL, {
+    max: cluster.Database.MaxConnections,
+    connectTimeoutMs: cluster.Database.ConnectTimeout * 1000,
+    statementTimeoutMs: cluster.Database.StatementTimeout * 1000,
+  });
   await migrate(opened.db);
   const prisma = await openPrisma(opened);
   await seedBuiltIns(prisma, cluster.ClusterID);

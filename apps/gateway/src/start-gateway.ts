@@ -1,3 +1,4 @@
+import { answerClientErrors } from '@svc/http-kit';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
@@ -50,6 +51,7 @@ export async function startGateway(
   });
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   const { host, port } = splitListen(listen);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
