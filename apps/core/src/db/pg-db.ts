@@ -171,5 +171,9 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): { db: Db;
   // An idle session that breaks is dropped by the pool and replaced on the next checkout; the
   // error itself surfaces, if at all, on the next query.
   pool.on('error', () => undefined);
+  // And every session keeps a listener of its own for its whole life: between checkout and
+  // release the pool does not listen, and whoever holds the session (this module, the Prisma
+  // adapter) learns of the failure from its next query, which fails too.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return { db: wrap(pool, 'root', pool), pool };
 }
