@@ -287,3 +287,39 @@ describe('422 messages', () => {
     }
   });
 });
+
+describe('the Host header with ExternalURL unset (discovery.md rootUrl, logout redirect)', () => {
+  const discoveryWithHost = async (host: string) => {
+    const out = await rawExchange(d.current.url, [
+      `GET /discovery/v1/apis/svc/v1/rest HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+    ]);
+    expect(out).toMatch(/^HTTP\/1\.1 200 /);
+    return JSON.parse(out.slice(out.indexOf('\r\n\r\n') + 4)).rootUrl as string;
+  };
+  const gateway = () => new URL(d.current.url);
+
+  it('a host and port decide the root URL, as the contract says', async () => {
+    expect(await discoveryWithHost('svc.example.com:8443')).toBe('http://svc.example.com:8443/');
+  });
+
+  it.each([
+    'evil.example/phish?',
+    'user@evil.example',
+    'a b',
+    'evil.example#x',
+    'javascript:alert(1)',
+  ])(
+    'a Host of %p that is more than a host and port is replaced by the listening address',
+    async (host) => {
+      expect(await discoveryWithHost(host)).toBe(`http://${gateway().host}/`);
+    },
+  );
+
+  it('the logout redirect is built the same way', async () => {
+    const out = await rawExchange(d.current.url, [
+      `GET /logout HTTP/1.1\r\nHost: evil.example/phish?\r\nConnection: close\r\n\r\n`,
+    ]);
+    expect(out).toMatch(/^HTTP\/1\.1 302 /);
+    expect(out).toMatch(new RegExp(`\\r\\nLocation: http://${gateway().host}/\\r\\n`, 'i'));
+  });
+});
