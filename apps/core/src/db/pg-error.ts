@@ -77,6 +77,12 @@ export function translatePgError(err: unknown): unknown {
   if (err instanceof ApiError) return err;
   if (isDatabaseUnavailable(err)) return new ServiceUnavailableError();
   if (!isPgError(err)) return err;
+  // Still in conflict after the transaction's own retries (db/pg-db.ts): nothing was written.
+  if (err.code === '40001' || err.code === '40P01') {
+    return new ServiceUnavailableError(
+      'Service unavailable: the request conflicted with concurrent writes, try again',
+    );
+  }
   if (err.code === '23505') {
     return new UnprocessableError('duplicate key value violates unique constraint');
   }
