@@ -7,14 +7,27 @@
  * `Expect: 100-continue`. SVC_HOSTILE_RUNS sets the number of cases (default 2,000; the long
  * run uses 100,000).
  */
+import { Writable } from 'node:stream';
 import fc from 'fast-check';
+import pino from 'pino';
 import { ENDPOINTS } from '@svc/contract';
 import { useDeployment } from '../harness/deployment';
 import { rawExchange } from '../harness/raw-socket';
 
 const RUNS = Number(process.env['SVC_HOSTILE_RUNS'] ?? 2000);
 const RAW_RUNS = Math.max(20, Math.floor(RUNS / 50));
-const d = useDeployment();
+/** Everything the servers log during the run: a 5xx would show as an error line. */
+const lines: string[] = [];
+const logger = pino(
+  { level: 'info' },
+  new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  }),
+);
+const d = useDeployment({ logger });
 const root = () => d.current.root;
 const ERROR_TOKEN = /^\d+\+[0-9a-f]{8}$/;
 
@@ -214,4 +227,12 @@ describe('hostile raw requests', () => {
     );
     expect((await root().request('GET', '/svc/v1/users/current')).status).toBe(200);
   }, 600_000);
+});
+
+describe('the logs of the run', () => {
+  it('hold no error line and no token', () => {
+    const errors = lines.filter((l) => (JSON.parse(l) as { level: number }).level >= 50);
+    expect(errors).toEqual([]);
+    expect(lines.filter((l) => l.includes(d.current.home.rootToken))).toEqual([]);
+  });
 });

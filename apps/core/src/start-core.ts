@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { splitListen, type ClusterConfig } from '@svc/config';
+import { LOG_REDACT_PATHS } from '@svc/http-kit';
 import { proofKey } from '@svc/ids';
 import { buildCoreListener } from './app';
 import { seedBuiltIns } from './bootstrap/seed';
@@ -24,7 +25,12 @@ export interface RunningCore {
 }
 
 export const defaultLogger = (): Logger =>
-  pino({ level: process.env['SVC_LOG_LEVEL'] ?? 'info', base: { app: 'core' } });
+  pino({
+    level: process.env['SVC_LOG_LEVEL'] ?? 'info',
+    base: { app: 'core' },
+    // Nothing logs these today; should a request or body ever be logged, its secrets are not.
+    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+  });
 
 /** Opens the cluster's database, applies migrations, seeds built-ins, and listens. */
 export async function startCore(

@@ -24,3 +24,19 @@ export function redactUrl(url: string): string {
 export function redactText(text: string): string {
   return redactUrl(text).replace(BEARER, `$1 ${REDACTED}`).replace(V2_TOKEN, `v2$1$2$3${REDACTED}`);
 }
+
+/** Fields of logged objects that carry secrets (pino `redact` paths). */
+export const LOG_REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers.cookie',
+  'password',
+  '*.password',
+  'api_token',
+  '*.api_token',
+  'token',
+  '*.token',
+  'secret',
+  '*.secret',
+];
