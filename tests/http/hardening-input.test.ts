@@ -59,6 +59,23 @@ describe('NUL characters and unpaired surrogates', () => {
     expectClientError(res, 422);
   });
 
+  it('names the attribute and the problem', async () => {
+    const nul = await root().request('POST', '/svc/v1/groups', {
+      json: { group: { group_class: 'project', properties: { a: { b: ['x\u0000'] } } } },
+    });
+    expect([nul.status, nul.body.errors]).toEqual([
+      422,
+      ['properties must not contain NUL characters'],
+    ]);
+    const surrogate = await root().request('POST', '/svc/v1/groups', {
+      json: { group: { group_class: 'project', description: 'x\ud800' } },
+    });
+    expect([surrogate.status, surrogate.body.errors]).toEqual([
+      422,
+      ['description must not contain unpaired surrogates'],
+    ]);
+  });
+
   it('in plain string attributes answers 422', async () => {
     for (const s of bad) {
       const res = await root().request('POST', '/svc/v1/groups', {
@@ -198,6 +215,20 @@ describe('numbers and timestamps', () => {
         },
       });
       expectClientError(res, 422);
+    },
+  );
+
+  it.each(['1e400', '-1e400'])(
+    '%s inside a hash attribute answers 422, not a silent null',
+    async (n) => {
+      const res = await root().request('POST', '/svc/v1/collections', {
+        raw: {
+          body: `{"collection":{"properties":{"k":[${n}]}}}`,
+          contentType: 'application/json',
+        },
+      });
+      expectClientError(res, 422);
+      expect(res.body.errors).toEqual(['properties must not contain numbers out of range']);
     },
   );
 

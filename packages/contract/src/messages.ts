@@ -19,6 +19,7 @@ export const msg = {
   // Not in the contract's tables either: strings PostgreSQL cannot store as given.
   nulCharacter: (name: string) => `${name} must not contain NUL characters`,
   loneSurrogate: (name: string) => `${name} must not contain unpaired surrogates`,
+  notFinite: (name: string) => `${name} must not contain numbers out of range`,
   // requests-and-errors.md §4
   unknownAttribute: (name: string, singular: string) =>
     `Unknown attribute '${name}' for ${singular}`,
