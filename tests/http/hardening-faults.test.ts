@@ -215,6 +215,8 @@ describe('database faults', () => {
     for (const secret of secrets) {
       expect(lines.filter((l) => l.includes(secret))).toEqual([]);
     }
+    // The request with a token in its query string was logged, with the token written out.
+    expect(lines.some((l) => l.includes('api_token=[redacted]'))).toBe(true);
     const unavailable = lines.filter((l) => l.includes('"status":503'));
     expect(unavailable.length).toBeGreaterThan(0);
     expect(unavailable.filter((l) => l.includes('"stack"'))).toEqual([]);
