@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { splitListen, type ClusterConfig } from '@svc/config';
+import { LOG_REDACT_PATHS } from '@svc/http-kit';
 import { proofKey } from '@svc/ids';
 import { buildCoreListener } from './app';
 import { seedBuiltIns } from './bootstrap/seed';
@@ -24,14 +25,23 @@ export interface RunningCore {
 }
 
 export const defaultLogger = (): Logger =>
-  pino({ level: process.env['SVC_LOG_LEVEL'] ?? 'info', base: { app: 'core' } });
+  pino({
+    level: process.env['SVC_LOG_LEVEL'] ?? 'info',
+    base: { app: 'core' },
+    // Nothing logs these today; should a request or body ever be logged, its secrets are not.
+    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+  });
 
 /** Opens the cluster's database, applies migrations, seeds built-ins, and listens. */
 export async function startCore(
   cluster: Readonly<ClusterConfig>,
   log: Logger = defaultLogger(),
 ): Promise<RunningCore> {
-  const opened = await openDatabase(cluster.Database.URL);
+  const opened = await openDatabase(cluster.Database.URL, {
+    max: cluster.Database.MaxConnections,
+    connectTimeoutMs: cluster.Database.ConnectTimeout * 1000,
+    statementTimeoutMs: cluster.Database.StatementTimeout * 1000,
+  });
   await migrate(opened.db);
   const prisma = await openPrisma(opened);
   await seedBuiltIns(prisma, cluster.ClusterID);

@@ -1,5 +1,5 @@
 import { Pool, type Dispatcher } from 'undici';
-import { BadGatewayError } from '@svc/errors';
+import { ApiError, BadGatewayError, ServiceUnavailableError } from '@svc/errors';
 import { PROOF_HEADER, randomAlnum, type ProofSigner } from '@svc/ids';
 import type { ClusterConfig } from '@svc/config';
 
@@ -40,14 +40,26 @@ export class CoreClient {
     return this.send(`/_call/${endpointId}`, body, requestId);
   }
 
-  /** An internal operation, answered JSON. */
+  /**
+   * An internal operation, answered JSON. A 4xx is the operation's answer ("not valid"); a 5xx
+   * means the core could not tell (its database is down, 503): that is thrown, so that a token
+   * that cannot be checked is never taken for one that is invalid (401).
+   */
   async post<T>(path: string, body: unknown): Promise<{ status: number; body: T }> {
     const res = await this.send(path, JSON.stringify(body), `req-${randomAlnum(20)}`);
+    let answer: unknown;
     try {
-      return { status: res.statusCode, body: (await res.body.json()) as T };
+      answer = await res.body.json();
     } catch (err) {
       throw this.failure(err);
     }
+    if (res.statusCode === 503) throw new ServiceUnavailableError();
+    if (res.statusCode >= 500) {
+      throw new BadGatewayError(
+        `error contacting cluster ${this.target.clusterId}: ${res.statusCode}`,
+      );
+    }
+    return { status: res.statusCode, body: answer as T };
   }
 
   close(): Promise<void> {
@@ -77,7 +89,9 @@ export class CoreClient {
     }
   }
 
-  private failure(err: unknown): BadGatewayError {
+  /** The core did not answer: a 503 like its database being down, this cluster is unavailable. */
+  private failure(err: unknown): ApiError {
+    if (err instanceof ApiError) return err;
     return new BadGatewayError(
       `error contacting cluster ${this.target.clusterId}: ${(err as Error).message}`,
     );

@@ -3,12 +3,13 @@ import { routableRemotes } from '@svc/config';
 import { buildDiscovery } from '@svc/contract';
 import { EndpointNotFoundError, MethodNotAllowedError } from '@svc/errors';
 import { sendJson } from '@svc/http-kit';
+import { requestOrigin } from './http/origin';
 import type { GatewayDeps } from './gateway-deps';
 
 const API_NAME = /^[a-z][a-z0-9_]*$/;
 
 const rootUrlOf = (deps: GatewayDeps, req: Request): string =>
-  deps.home.ExternalURL !== '' ? deps.home.ExternalURL : `${req.protocol}://${req.get('host')}/`;
+  deps.home.ExternalURL !== '' ? deps.home.ExternalURL : `${requestOrigin(req)}/`;
 
 /**
  * `GET /discovery/v1/apis/{api}/v1/rest` (discovery.md): no token needed; any API name; built

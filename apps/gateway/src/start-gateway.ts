@@ -1,3 +1,4 @@
+import { answerClientErrors, LOG_REDACT_PATHS } from '@svc/http-kit';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
@@ -13,7 +14,12 @@ export interface RunningGateway {
 }
 
 export const gatewayLogger = (): Logger =>
-  pino({ level: process.env['SVC_LOG_LEVEL'] ?? 'info', base: { app: 'gateway' } });
+  pino({
+    level: process.env['SVC_LOG_LEVEL'] ?? 'info',
+    base: { app: 'gateway' },
+    // Nothing logs these today; should a request or body ever be logged, its secrets are not.
+    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+  });
 
 /**
  * Serves the deployment's public URL. `coreUrls` gives each cluster core's address; a core
@@ -50,6 +56,7 @@ export async function startGateway(
   });
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   const { host, port } = splitListen(listen);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -69,6 +69,13 @@ export const ClusterSchema = Type.Object(
           minLength: 1,
           description: 'postgres://… for PostgreSQL, pglite:<directory> or pglite:memory embedded',
         }),
+        ConnectTimeout: int(5, 'Seconds to wait for a database connection before answering 503', 1),
+        StatementTimeout: int(
+          30,
+          'Seconds one statement may run, or wait on a stalled database, before answering 503',
+          1,
+        ),
+        MaxConnections: int(10, 'Connections in the pool of this cluster core', 1),
       },
       { additionalProperties: false },
     ),
@@ -179,6 +186,20 @@ export const ClusterSchema = Type.Object(
           description: 'Allowed return_to origins; https://*.example.com matches subdomains',
         }),
         TokenLifetime: int(0, 'Lifetime of login tokens in seconds; 0: no expiry'),
+        Throttle: section(
+          {
+            MaxFailuresPerUsername: int(
+              10,
+              'Failed password logins per username within Window before 429; 0: no limit',
+            ),
+            MaxFailuresPerAddress: int(
+              50,
+              'Failed password logins per client address within Window before 429; 0: no limit',
+            ),
+            Window: int(300, 'Seconds over which failed logins are counted', 1),
+          },
+          'Throttling of failed password logins (users/authenticate, LDAP, PAM, test)',
+        ),
         RemoteTokenRefresh: int(300, 'Seconds a validated remote token is trusted'),
       },
       'Login providers',

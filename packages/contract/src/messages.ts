@@ -16,6 +16,10 @@ export const msg = {
   // reads back (a 422 like any invalid input, requests-and-errors.md §7).
   nestedTooDeeply: (name: string, max: number) =>
     `${name} is nested too deeply (at most ${max} levels)`,
+  // Not in the contract's tables either: strings PostgreSQL cannot store as given.
+  nulCharacter: (name: string) => `${name} must not contain NUL characters`,
+  loneSurrogate: (name: string) => `${name} must not contain unpaired surrogates`,
+  notFinite: (name: string) => `${name} must not contain numbers out of range`,
   // requests-and-errors.md §4
   unknownAttribute: (name: string, singular: string) =>
     `Unknown attribute '${name}' for ${singular}`,

@@ -3,8 +3,9 @@
  * microsecond, accepted as several ISO-8601 forms.
  */
 
+// Years past 9999 have more digits: a computed time (trash_at + BlobSigningTTL) may get there.
 const PG_TIMESTAMP_RE =
-  /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?(?:\+00(?::00)?|Z)?$/;
+  /^(\d{4,}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?(?:\+00(?::00)?|Z)?$/;
 
 /** PostgreSQL's text form of a timestamptz in a UTC session → `YYYY-MM-DDTHH:MM:SS.NNNNNNNNNZ`. */
 export function formatTimestamp(pgText: string): string {
@@ -27,6 +28,8 @@ export function parseTimestampInput(value: string): string | null {
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) =>
     Number(m[i] ?? '0'),
   ) as [number, number, number, number, number, number];
+  // Year 0 does not exist in PostgreSQL, and four digits is what every reader expects.
+  if (year < 1) return null;
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
   // Date.UTC maps years 0–99 to 1900–1999; setUTCFullYear does not.
   const date = new Date(0);

@@ -70,6 +70,29 @@ export class BadGatewayError extends ApiError {
   }
 }
 
+/** 429: too many failed logins for a username or a client address (Login.Throttle). */
+export class TooManyRequestsError extends ApiError {
+  readonly retryAfterSeconds: number;
+
+  constructor(
+    retryAfterSeconds: number,
+    message = 'Too many failed login attempts, try again later',
+  ) {
+    super(429, message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/**
+ * 503: the cluster cannot do this now (its database is unreachable, stalled or out of
+ * connections). Nothing was written; the same request may be sent again.
+ */
+export class ServiceUnavailableError extends ApiError {
+  constructor(message = 'Service unavailable: the cluster database cannot be reached') {
+    super(503, message);
+  }
+}
+
 export function isApiError(err: unknown): err is ApiError {
   return err instanceof ApiError;
 }

@@ -1,6 +1,6 @@
 import type { Db } from './db';
 import { openPglite } from './pglite-db';
-import { openPostgres } from './pg-db';
+import { openPostgres, type PostgresOptions } from './pg-db';
 
 export interface OpenedDb {
   db: Db;
@@ -9,7 +9,7 @@ export interface OpenedDb {
 }
 
 /** `postgres://…` opens a pool; `pglite:<dir>` or `pglite:memory` an embedded database. */
-export async function openDatabase(url: string): Promise<OpenedDb> {
+export async function openDatabase(url: string, opts: PostgresOptions = {}): Promise<OpenedDb> {
   if (url.startsWith('pglite:')) {
     const { db, pglite } = await openPglite(url.slice('pglite:'.length));
     return {
@@ -20,7 +20,7 @@ export async function openDatabase(url: string): Promise<OpenedDb> {
       },
     };
   }
-  const { db, pool } = openPostgres(url);
+  const { db, pool } = openPostgres(url, opts);
   return {
     db,
     prismaAdapter: async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, QueryResult, Statement } from './db';
+import { isDatabaseUnavailable } from './pg-error';
 import { OID, parseInt8, parseTimestamptz } from './value-parsers';
 
 const types = {
@@ -42,19 +43,49 @@ const isRetryable = (err: unknown): boolean => {
   return code === '40P01' || code === '40001';
 };
 
-async function runTransaction<T>(pool: pg.Pool, fn: (tx: Db) => Promise<T>): Promise<T> {
+/**
+ * A session taken from the pool for a while (a transaction, a lock). The pool only watches
+ * idle sessions: one that breaks while checked out (backend terminated, socket cut) emits
+ * 'error' with no listener, which would end the process. Here that error is kept, and the
+ * session is destroyed instead of going back to the pool.
+ */
+async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let broken: unknown = null;
+  const onError = (err: unknown) => (broken ??= err);
+  client.on('error', onError);
   try {
-    await client.query('BEGIN');
-    const out = await fn(wrap(client, 'tx', pool));
-    await client.query('COMMIT');
-    return out;
+    return await fn(client);
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    const cause = err instanceof BeforeCommit ? err.cause : err;
+    if (isDatabaseUnavailable(cause)) broken ??= cause;
     throw err;
   } finally {
-    client.release();
+    client.off('error', onError);
+    client.release(broken ? (broken as Error) : undefined);
   }
+}
+
+/** Where a transaction failed: before COMMIT was sent nothing can have been written. */
+class BeforeCommit extends Error {
+  constructor(override readonly cause: unknown) {
+    super('transaction failed before commit');
+  }
+}
+
+async function runTransaction<T>(pool: pg.Pool, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return withClient(pool, async (client) => {
+    let out: T;
+    try {
+      await client.query('BEGIN');
+      out = await fn(wrap(client, 'tx', pool));
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw new BeforeCommit(err);
+    }
+    await client.query('COMMIT');
+    return out;
+  });
 }
 
 function wrap(q: Queryable, kind: 'root' | 'tx', pool: pg.Pool): Db {
@@ -72,27 +103,29 @@ function wrap(q: Queryable, kind: 'root' | 'tx', pool: pg.Pool): Db {
       for (let attempt = 1; ; attempt++) {
         try {
           return await runTransaction(pool, fn);
-        } catch (err) {
-          if (attempt >= MAX_ATTEMPTS || !isRetryable(err)) throw err;
+        } catch (caught) {
+          // A lost connection before COMMIT wrote nothing: one more try on a new session is
+          // safe. A failure during COMMIT is left to the client (503), who may ask again.
+          const before = caught instanceof BeforeCommit;
+          const err = before ? caught.cause : caught;
+          const again = isRetryable(err) || (before && attempt === 1 && isDatabaseUnavailable(err));
+          if (attempt >= MAX_ATTEMPTS || !again) throw err;
         }
       }
     },
     async withSessionLock(key, fn) {
       // A session of its own, idle while fn runs: fn's queries use the pool as usual.
-      const client = await pool.connect();
-      try {
+      return withClient(pool, async (client) => {
         const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
           key.toString(),
         ]);
-        if (!got.rows[0]?.ok) return { ran: false };
+        if (!got.rows[0]?.ok) return { ran: false as const };
         try {
-          return { ran: true, value: await fn() };
+          return { ran: true as const, value: await fn() };
         } finally {
           await client.query('SELECT pg_advisory_unlock($1)', [key.toString()]);
         }
-      } finally {
-        client.release();
-      }
+      });
     },
     async close() {
       if (kind === 'root') await pool.end();
@@ -110,8 +143,37 @@ function wrap(q: Queryable, kind: 'root' | 'tx', pool: pg.Pool): Db {
  */
 export const SESSION_OPTIONS = '-c TimeZone=UTC -c jit=off -c max_parallel_workers_per_gather=0';
 
-export function openPostgres(url: string, max = 10): { db: Db; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url, max, options: SESSION_OPTIONS });
-  pool.on('error', () => undefined); // idle-session errors surface on the next query instead
+export interface PostgresOptions {
+  /** Sessions in the pool. */
+  max?: number;
+  /** How long to wait for a session (connect, or a free one) before failing: 503. */
+  connectTimeoutMs?: number;
+  /**
+   * How long one statement may take. PostgreSQL cancels it (statement_timeout); a database
+   * that accepts and never answers is caught by the driver's read timeout a little later.
+   */
+  statementTimeoutMs?: number;
+}
+
+/** Defaults of Database.ConnectTimeout, StatementTimeout and MaxConnections. */
+export const POSTGRES_DEFAULTS = { max: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 30_000 };
+
+export function openPostgres(url: string, opts: PostgresOptions = {}): { db: Db; pool: pg.Pool } {
+  const { max, connectTimeoutMs, statementTimeoutMs } = { ...POSTGRES_DEFAULTS, ...opts };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    options: `${SESSION_OPTIONS} -c statement_timeout=${statementTimeoutMs}`,
+    connectionTimeoutMillis: connectTimeoutMs,
+    query_timeout: statementTimeoutMs + 1_000,
+    keepAlive: true,
+  });
+  // An idle session that breaks is dropped by the pool and replaced on the next checkout; the
+  // error itself surfaces, if at all, on the next query.
+  pool.on('error', () => undefined);
+  // And every session keeps a listener of its own for its whole life: between checkout and
+  // release the pool does not listen, and whoever holds the session (this module, the Prisma
+  // adapter) learns of the failure from its next query, which fails too.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return { db: wrap(pool, 'root', pool), pool };
 }

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../db/pg-error';
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ClusterConfig } from '@svc/config';
@@ -160,7 +161,12 @@ export class JobRunner {
       log.info({ durationMs: slot.stats.lastDurationMs, ...counts }, 'job ran');
     } catch (err) {
       slot.stats.failures += 1;
-      log.error({ err, durationMs: Date.now() - started }, 'job failed');
+      // While the database is out every run fails the same way: one line each, no stack.
+      if (isDatabaseUnavailable(err)) {
+        log.warn({ error: (err as Error).message }, 'job failed: database unavailable');
+      } else {
+        log.error({ err, durationMs: Date.now() - started }, 'job failed');
+      }
     }
   }
 }

@@ -1,3 +1,4 @@
+import { redactUrl } from '@svc/http-kit';
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { GatewayDeps } from '../gateway-deps';
 import { blockIndex, blockMounts } from './admin';
@@ -75,7 +76,10 @@ export function blockService(deps: GatewayDeps) {
         return;
       }
       if (!(err instanceof BlockHttpError)) {
-        deps.log.error({ err, method: req.method, url: req.originalUrl }, 'block request failed');
+        deps.log.error(
+          { err, method: req.method, url: redactUrl(req.originalUrl) },
+          'block request failed',
+        );
       }
       const status = err instanceof BlockHttpError ? err.status : 500;
       // Whatever of the body was not read is not worth reading.

@@ -1,3 +1,4 @@
+import { redactUrl } from '@svc/http-kit';
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { GatewayDeps } from '../gateway-deps';
 import { davLock, davOptions, propfind } from './dav';
@@ -44,7 +45,10 @@ export function fileAccess(deps: GatewayDeps, api: SelfApi) {
         return;
       }
       if (!(err instanceof FileHttpError))
-        deps.log.error({ err, method: req.method, url: req.path }, 'file request failed');
+        deps.log.error(
+          { err, method: req.method, url: redactUrl(req.path) },
+          'file request failed',
+        );
       const e = err instanceof FileHttpError ? err : new FileHttpError(500, 'internal error');
       res.set(e.headers);
       if (!req.complete) res.setHeader('Connection', 'close');

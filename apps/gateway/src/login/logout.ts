@@ -1,11 +1,12 @@
 import type { Request, RequestHandler } from 'express';
 import { lastQueryValues, presentedToken } from '@svc/contract';
 import { isRootToken } from '../auth/authenticate';
+import { requestOrigin } from '../http/origin';
 import type { GatewayDeps } from '../gateway-deps';
 import { checkReturnTo } from './return-to';
 
 const externalUrl = (deps: GatewayDeps, req: Request): string =>
-  deps.home.ExternalURL !== '' ? deps.home.ExternalURL : `${req.protocol}://${req.get('host')}/`;
+  deps.home.ExternalURL !== '' ? deps.home.ExternalURL : `${requestOrigin(req)}/`;
 
 /** Expires the presented token at the home core and forgets it here; anything else is ignored. */
 async function expire(deps: GatewayDeps, token: string): Promise<void> {

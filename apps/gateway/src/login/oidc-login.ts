@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { lastQueryValues } from '@svc/contract';
 import { BadGatewayError } from '@svc/errors';
+import { requestOrigin } from '../http/origin';
 import type { GatewayDeps } from '../gateway-deps';
 import { sendLoginError } from './html';
 import type { IdentityProvider, ProviderMetadata } from './identity-provider';
@@ -16,8 +17,7 @@ import { checkReturnTo, withApiToken } from './return-to';
 
 /** `<ExternalURL or the request's origin>/login`, the same at the redirect and at the code exchange. */
 export function callbackUrl(deps: GatewayDeps, req: Request): string {
-  const base =
-    deps.home.ExternalURL !== '' ? deps.home.ExternalURL : `${req.protocol}://${req.get('host')}`;
+  const base = deps.home.ExternalURL !== '' ? deps.home.ExternalURL : requestOrigin(req);
   return `${base.replace(/\/+$/, '')}/login`;
 }
 

@@ -10,6 +10,7 @@ import {
   toObject,
   type ParsedBody,
 } from '../params';
+import { checkStorableAttribute } from '../params/storable';
 import { camelSingular } from '../registry';
 import { matchRoute, type RouteMatch } from '../routes';
 
@@ -159,7 +160,7 @@ export function typedOptions(p: ParsedRequest): Record<string, unknown> {
   }
   if (p.endpoint.attributesOf) {
     const attributes = attributesOf(p);
-    for (const [name, value] of Object.entries(attributes)) checkJsonDepth(name, value);
+    for (const [name, value] of Object.entries(attributes)) checkStorableAttribute(name, value);
     options['attributes'] = attributes;
   }
   return options;

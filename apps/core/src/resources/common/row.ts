@@ -36,9 +36,13 @@ const toMicros = (t: string): bigint => {
   );
 };
 
-/** A canonical timestamp `seconds` later. */
+/** The last instant with a four-digit year: later times are kept as this one. */
+const LATEST = '9999-12-31T23:59:59.999999Z';
+
+/** A canonical timestamp `seconds` later, at most LATEST (a trash time near it plus a TTL). */
 export function addSeconds(t: string, seconds: number): string {
   const micros = toMicros(t) + BigInt(seconds) * 1_000_000n;
+  if (micros > toMicros(LATEST)) return LATEST;
   const ms = Number(micros / 1000n);
   return `${new Date(ms).toISOString().slice(0, 23)}${(micros % 1000n).toString().padStart(3, '0')}Z`;
 }

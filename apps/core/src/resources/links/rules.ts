@@ -84,6 +84,21 @@ export function checkPermissionUpdate(ctx: WriteContext, current: Row, next: Row
   }
 }
 
+/**
+ * Serialises the level-link writes of one (tail, head) pair until commit: without it, parallel
+ * creates each see no link and each insert one, and deleting one of them would not revoke.
+ * Read-committed reads after the lock see what the previous holder committed.
+ */
+async function lockPair(tx: Db, row: Row): Promise<void> {
+  await tx.query(
+    statement(
+      `SELECT pg_advisory_xact_lock(hashtextextended('permission pair ' || $1 || ' ' || $2, 0))`,
+      [String(row['tail_uuid']), String(row['head_uuid'])],
+      'link_pair_lock',
+    ),
+  );
+}
+
 async function overlapping(tx: Db, row: Row): Promise<Row[]> {
   const { rows } = await tx.query<Row>(
     statement(
@@ -101,6 +116,7 @@ async function overlapping(tx: Db, row: Row): Promise<Row[]> {
  */
 async function existingLevelLink(ctx: WriteContext, draft: Row): Promise<Row | null> {
   if (!isPermission(draft) || !LEVEL_NAMES.includes(String(draft['name']))) return null;
+  await lockPair(ctx.tx, draft);
   const existing = (await overlapping(ctx.tx, draft))[0];
   if (!existing) return null;
   if (levelOfLinkName(draft['name']) > levelOfLinkName(existing['name'])) {
@@ -124,6 +140,7 @@ async function existingLevelLink(ctx: WriteContext, draft: Row): Promise<Row | n
 async function afterLinkWrite(ctx: WriteContext, row: Row, previous: Row | null): Promise<void> {
   if (!isPermission(row) && !(previous && isPermission(previous))) return;
   if (previous && isPermission(row) && LEVEL_NAMES.includes(String(row['name']))) {
+    await lockPair(ctx.tx, row);
     const others = (await overlapping(ctx.tx, row)).map((r) => String(r['uuid']));
     await deleteLinksByUuid(ctx.tx, others);
   }
