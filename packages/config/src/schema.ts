@@ -194,6 +194,10 @@ export const ClusterSchema = Type.Object(
       },
       'Users',
     ),
+    ManagementToken: Type.String({
+      default: '',
+      description: 'Bearer token of /_health/* and /metrics; "" disables them (404)',
+    }),
     RemoteClusters: Type.Record(Type.String(), RemoteClusterSchema, {
       default: {},
       description: 'Remote clusters by id',
@@ -209,6 +213,7 @@ export const ConfigSchema = Type.Object(
         Listen: str('127.0.0.1:8000', 'host:port of the public gateway'),
         HomeCluster: str('', 'The cluster the gateway serves; "" means the only one'),
         RemoteTimeout: int(60, 'Seconds a call to another cluster may take before 502', 1),
+        ShutdownTimeout: int(10, 'Seconds in-flight requests may take to finish on SIGTERM'),
       },
       'The public gateway',
     ),

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError, internalError, toErrorBody } from '@svc/errors';
 import { sendJson } from './json';
+import { noteRequest } from './request-facts';
 
 /** Where a server's errors are logged: pino's `error(object, message)` is enough. */
 export interface ErrorLog {
@@ -21,6 +22,7 @@ export function answerError(
   const apiError = err instanceof ApiError ? err : internalError();
   const body = toErrorBody(apiError);
   if (apiError.status >= 500) {
+    noteRequest(res, { errorToken: body.error_token });
     log.error({ err, ...what, errorToken: body.error_token }, 'request failed');
   }
   if (res.headersSent) {

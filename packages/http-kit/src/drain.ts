@@ -1,0 +1,19 @@
+import type { Server } from 'node:http';
+
+/**
+ * Stops accepting connections and lets the requests in flight finish: idle keep-alive
+ * connections are closed as soon as they are idle, and whatever still runs after `boundMs` is
+ * cut off, so shutdown never waits longer than that.
+ */
+export async function drain(server: Server, boundMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), 25);
+  const cutOff = setTimeout(() => server.closeAllConnections(), boundMs);
+  try {
+    await closed;
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(cutOff);
+  }
+}
