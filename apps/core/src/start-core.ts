@@ -103,19 +103,22 @@ async function startOpened(
   const { host } = splitListen(cluster.Core.Listen);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   say(`core listening on ${url}`);
+  let closing: Promise<void> | undefined;
+  const closeAll = async () => {
+    await jobs.stop();
+    await drain(server, CORE_DRAIN_MS);
+    ops.close();
+    await prisma.$disconnect();
+    await opened.db.close();
+    await closeBlockStore(cluster.ClusterID);
+  };
   log.info({ cluster: cluster.ClusterID, port: address.port }, 'core listening');
   return {
     clusterId: cluster.ClusterID,
     url,
     db: opened.db,
     jobs,
-    async close() {
-      await jobs.stop();
-      await drain(server, CORE_DRAIN_MS);
-      ops.close();
-      await prisma.$disconnect();
-      await opened.db.close();
-      await closeBlockStore(cluster.ClusterID);
-    },
+    /** Once: a second call waits for the first. */
+    close: () => (closing ??= closeAll()),
   };
 }

@@ -69,13 +69,8 @@ export function observedListener(
       return;
     }
     noteRequest(res, { route: pathname });
-    serveOperations(ops, pathname, req, res).then(
-      (served) => {
-        if (!served) listener(req, res);
-      },
-      (err: unknown) => {
-        res.destroy(err as Error);
-      },
-    );
+    serveOperations(ops, pathname, req, res).catch((err: unknown) => {
+      res.destroy(err as Error);
+    });
   };
 }

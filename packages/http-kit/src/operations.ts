@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EndpointNotFoundError, toErrorBody } from '@svc/errors';
 import type { HttpMetrics } from './metrics';
 import { sendJson } from './json';
 
@@ -24,21 +25,23 @@ function bearer(req: IncomingMessage): string | undefined {
   return m?.[1];
 }
 
-/** Serves one operations request; false when the path is not one (or is disabled: 404 then). */
+/** Serves one operations request; a disabled one is 404 like any unknown path. */
 export async function serveOperations(
   ops: Operations,
   pathname: string,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<boolean> {
-  if (pathname === '/_health/all' && !ops.all) return false;
+): Promise<void> {
+  const head = req.method === 'HEAD';
   const given = bearer(req);
   const internal = ops.internalToken !== undefined && given === ops.internalToken;
-  if (ops.token === '' && !internal) return false;
-  const head = req.method === 'HEAD';
+  if ((pathname === '/_health/all' && !ops.all) || (ops.token === '' && !internal)) {
+    sendJson(res, 404, toErrorBody(new EndpointNotFoundError()), head);
+    return;
+  }
   if (!internal && given !== ops.token) {
     sendJson(res, 401, { errors: ['authorization required'] }, head);
-    return true;
+    return;
   }
   if (pathname === '/metrics') {
     const text = await ops.metrics.registry.metrics();
@@ -52,5 +55,4 @@ export async function serveOperations(
     if (error === null) sendJson(res, 200, { health: 'OK' }, head);
     else sendJson(res, 503, { health: 'ERROR', error }, head);
   }
-  return true;
 }
