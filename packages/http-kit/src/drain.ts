@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 
 /**
  * Stops accepting connections and lets the requests in flight finish: idle keep-alive
@@ -6,6 +6,11 @@ import type { Server } from 'node:http';
  * cut off, so shutdown never waits longer than that.
  */
 export async function drain(server: Server, boundMs: number): Promise<void> {
+  // Requests still arriving on open keep-alive connections are answered, with the connection
+  // closed after: clients then reconnect and find the port closed instead of being cut off.
+  server.on('request', (_req, res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+  });
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const sweep = setInterval(() => server.closeIdleConnections(), 25);
