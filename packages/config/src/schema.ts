@@ -80,12 +80,15 @@ export const ClusterSchema = Type.Object(
       {
         MaxItemsPerResponse: int(1000, 'Largest list page', 1),
         MaxRequestSize: int(134217728, 'Larger request bodies get 413', 1),
-        FreezeProjectRequiresDescription: bool(false, 'groups.md §7'),
+        FreezeProjectRequiresDescription: bool(
+          false,
+          'A project needs a description before it can be frozen',
+        ),
         FreezeProjectRequiresProperties: Type.Array(Type.String(), {
           default: [],
           description: 'Property keys that must be non-empty before freezing',
         }),
-        UnfreezeProjectRequiresAdmin: bool(false, 'groups.md §7'),
+        UnfreezeProjectRequiresAdmin: bool(false, 'Only admins may unfreeze a project'),
         AsyncPermissionsUpdateInterval: int(20, 'Seconds a deferred permission update may lag'),
       },
       'API limits and rules',
