@@ -189,4 +189,21 @@ describe('/_health/all', () => {
     // the gateway itself still serves
     expect((await management('/_health/ping')).status).toBe(200);
   });
+
+  it('a core that cannot reach its database answers 503, and /_health/all says so', async () => {
+    const core = d.current.running.cores.find((c) => c.clusterId === 'home1')!;
+    await core.db.close();
+    const ping = await fetch(`${core.url}/_health/ping`, {
+      headers: { Authorization: `Bearer ${MANAGEMENT_TOKEN}` },
+    });
+    const pingBody = (await ping.json()) as { health: string; error: string };
+    expect([ping.status, pingBody.health]).toEqual([503, 'ERROR']);
+    expect(pingBody.error).toMatch(/^database: /);
+    const all = await management('/_health/all');
+    const body = (await all.json()) as {
+      checks: Record<string, { health: string; error: string }>;
+    };
+    expect(all.status).toBe(503);
+    expect(body.checks['home1']).toMatchObject({ health: 'ERROR', error: pingBody.error });
+  });
 });

@@ -30,7 +30,7 @@ function wrap(session: Session, root: PGlite | null, release = () => {}): Db {
     async close() {
       if (!root) return;
       try {
-        await root.close();
+        if (!root.closed) await root.close();
       } finally {
         release();
       }
