@@ -1,5 +1,5 @@
 export { buildCoreListener } from './app';
-export { startCore, defaultLogger, type RunningCore } from './start-core';
+export { startCore, defaultLogger, type Progress, type RunningCore } from './start-core';
 export { openDatabase } from './db/open-db';
 export { migrate, readMigrations } from './db/migrate';
 export type { Db } from './db/db';

@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { splitListen, type ClusterConfig } from '@svc/config';
-import { LOG_REDACT_PATHS } from '@svc/http-kit';
+import { drain, listenOn, LOG_REDACT_PATHS, observedListener } from '@svc/http-kit';
 import { proofKey } from '@svc/ids';
 import { buildCoreListener } from './app';
 import { seedBuiltIns } from './bootstrap/seed';
@@ -13,6 +12,8 @@ import { openDatabase } from './db/open-db';
 import { openPrisma } from './db/prisma';
 import { coreJobs, JobRunner } from './jobs';
 import { closeBlockStore, openBlockStore } from './storage/block-store';
+import { coreOperations } from './operations';
+import { startStep } from './start-failure';
 
 export interface RunningCore {
   clusterId: string;
@@ -32,20 +33,60 @@ export const defaultLogger = (): Logger =>
     redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
   });
 
+/** Start-up steps worth telling whoever started the server (migrations can take seconds). */
+export type Progress = (line: string) => void;
+
+/** How long a core waits for its own requests in flight when it closes (the gateway drained). */
+const CORE_DRAIN_MS = 5_000;
+
 /** Opens the cluster's database, applies migrations, seeds built-ins, and listens. */
 export async function startCore(
   cluster: Readonly<ClusterConfig>,
   log: Logger = defaultLogger(),
+  progress: Progress = (line) => log.info(line),
 ): Promise<RunningCore> {
-  const opened = await openDatabase(cluster.Database.URL, {
-    max: cluster.Database.MaxConnections,
-    connectTimeoutMs: cluster.Database.ConnectTimeout * 1000,
-    statementTimeoutMs: cluster.Database.StatementTimeout * 1000,
-  });
-  await migrate(opened.db);
+  const id = cluster.ClusterID;
+  const databaseKey = `Clusters.${id}.Database.URL`;
+  const say = (line: string) => progress(`${id}: ${line}`);
+  say(
+    `opening database (${cluster.Database.URL.startsWith('pglite:') ? 'embedded' : 'PostgreSQL'})`,
+  );
+  const opened = await startStep(databaseKey, () =>
+    openDatabase(cluster.Database.URL, {
+      max: cluster.Database.MaxConnections,
+      connectTimeoutMs: cluster.Database.ConnectTimeout * 1000,
+      statementTimeoutMs: cluster.Database.StatementTimeout * 1000,
+    }),
+  );
+  try {
+    return await startOpened(cluster, log, opened, say);
+  } catch (err) {
+    await opened.db.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function startOpened(
+  cluster: Readonly<ClusterConfig>,
+  log: Logger,
+  opened: Awaited<ReturnType<typeof openDatabase>>,
+  say: Progress,
+): Promise<RunningCore> {
+  const databaseKey = `Clusters.${cluster.ClusterID}.Database.URL`;
+  const started = Date.now();
+  const applied = await startStep(databaseKey, () =>
+    migrate(opened.db, undefined, (name, ms) => say(`migration ${name} applied (${ms} ms)`)),
+  );
+  say(
+    applied.length === 0
+      ? 'database schema up to date'
+      : `${applied.length} migration(s) applied in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   const prisma = await openPrisma(opened);
-  await seedBuiltIns(prisma, cluster.ClusterID);
-  await opened.db.transaction((tx) => seedBuiltInPermissions(tx, cluster.ClusterID));
+  await startStep(databaseKey, async () => {
+    await seedBuiltIns(prisma, cluster.ClusterID);
+    await opened.db.transaction((tx) => seedBuiltInPermissions(tx, cluster.ClusterID));
+  });
   await openBlockStore(cluster, log);
   const listener = buildCoreListener({
     cluster,
@@ -53,29 +94,42 @@ export async function startCore(
     proofKey: proofKey(cluster.SystemRootToken),
     log,
   });
-  const server: Server = createServer(listener);
+  const ops = coreOperations(cluster, opened);
+  const server: Server = createServer(observedListener(listener, { log, ops: ops.operations }));
   server.keepAliveTimeout = 65_000;
-  const { host, port } = splitListen(cluster.Core.Listen);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, resolve);
-  });
+  let address;
+  try {
+    address = await listenOn(
+      server,
+      cluster.Core.Listen,
+      `Clusters.${cluster.ClusterID}.Core.Listen`,
+    );
+  } catch (err) {
+    ops.close();
+    await prisma.$disconnect();
+    throw err;
+  }
   const jobs = new JobRunner({ db: opened.db, cluster, log }, coreJobs(cluster));
   jobs.start();
-  const address = server.address() as AddressInfo;
+  const { host } = splitListen(cluster.Core.Listen);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  say(`core listening on ${url}`);
+  let closing: Promise<void> | undefined;
+  const closeAll = async () => {
+    await jobs.stop();
+    await drain(server, CORE_DRAIN_MS);
+    ops.close();
+    await prisma.$disconnect();
+    await opened.db.close();
+    await closeBlockStore(cluster.ClusterID);
+  };
   log.info({ cluster: cluster.ClusterID, port: address.port }, 'core listening');
   return {
     clusterId: cluster.ClusterID,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+    url,
     db: opened.db,
     jobs,
-    async close() {
-      await jobs.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await prisma.$disconnect();
-      await opened.db.close();
-      await closeBlockStore(cluster.ClusterID);
-    },
+    /** Once: a second call waits for the first. */
+    close: () => (closing ??= closeAll()),
   };
 }

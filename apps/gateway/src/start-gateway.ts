@@ -1,12 +1,18 @@
-import { answerClientErrors, LOG_REDACT_PATHS } from '@svc/http-kit';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { splitListen, type Config } from '@svc/config';
+import {
+  answerClientErrors,
+  drain,
+  listenOn,
+  LOG_REDACT_PATHS,
+  observedListener,
+} from '@svc/http-kit';
 import { buildGatewayListener } from './app';
 import { BlockStore, volumesOf } from '@svc/volumes';
 import { accessTokenFallback } from './login';
 import { composeFederation } from './federation/compose';
+import { gatewayOperations } from './operations';
 
 export interface RunningGateway {
   url: string;
@@ -54,22 +60,26 @@ export async function startGateway(
     log,
     blocks,
   });
-  const server: Server = createServer(listener);
+  const ops = gatewayOperations(config, home, coreUrls, fed.cache);
+  const server: Server = createServer(observedListener(listener, { log, ops }));
   server.keepAliveTimeout = 65_000;
   answerClientErrors(server);
-  const { host, port } = splitListen(listen);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, resolve);
-  });
-  const address = server.address() as AddressInfo;
+  const { host } = splitListen(listen);
+  let address;
+  try {
+    address = await listenOn(server, listen, 'Gateway.Listen');
+  } catch (err) {
+    await fed.close();
+    await blocks.close();
+    throw err;
+  }
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   log.info({ port: address.port }, 'gateway listening');
   return {
     url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}`,
+    /** Stops accepting, lets requests in flight finish (at most Gateway.ShutdownTimeout). */
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      await drain(server, config.Gateway.ShutdownTimeout * 1000);
       await fed.close();
       await blocks.close();
     },

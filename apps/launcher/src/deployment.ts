@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '@svc/config';
-import { startCore, type RunningCore } from '@svc/core';
+import { startCore, type Progress, type RunningCore } from '@svc/core';
 import { startGateway, type RunningGateway } from '@svc/gateway';
 
 export interface RunningDeployment {
@@ -13,11 +13,12 @@ export interface RunningDeployment {
 export async function startDeployment(
   config: Readonly<Config>,
   logs: { core: Logger; gateway: Logger },
+  progress?: Progress,
 ): Promise<RunningDeployment> {
   const cores: RunningCore[] = [];
   try {
     for (const cluster of Object.values(config.Clusters)) {
-      cores.push(await startCore(cluster, logs.core));
+      cores.push(await startCore(cluster, logs.core, progress));
     }
     const gateway = await startGateway(
       config,
@@ -27,6 +28,7 @@ export async function startDeployment(
     return {
       gateway,
       cores,
+      /** The gateway drains first (nothing new reaches the cores), then the cores and pools. */
       async close() {
         await gateway.close();
         await Promise.all(cores.map((c) => c.close()));

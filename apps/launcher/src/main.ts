@@ -15,12 +15,19 @@ function loginNote(config: Readonly<Config>, url: string): string[] {
   return [`log in: ${url}/login?return_to=${encodeURIComponent(returnTo)}`];
 }
 
+/** Each start-up step on its own line, so a slow first start (migrations) is visibly busy. */
+const progress = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
 runService(async () => {
+  progress('svc: reading configuration');
   const { config, notes } = loadDeploymentConfig(process.env);
-  const deployment = await startDeployment(config, {
-    core: defaultLogger(),
-    gateway: gatewayLogger(),
-  });
+  const deployment = await startDeployment(
+    config,
+    { core: defaultLogger(), gateway: gatewayLogger() },
+    progress,
+  );
   const lines = [
     '',
     `svc is serving ${deployment.gateway.url}/`,

@@ -1,5 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError } from './errors';
 import { buildConfig, parseConfigText, singleClusterConfig } from './load';
+import { loadDeploymentConfig } from './load-deployment';
 import { publicConfig } from './public-config';
 import { validateConfig } from './validate';
 
@@ -106,6 +110,22 @@ describe('environment overrides', () => {
     expect(c.Clusters['abcde']!.Login.Test.Enable).toBe(true);
   });
 
+  it('place the gateway with HOST, SVC_LISTEN and PORT', () => {
+    expect(buildConfig(minimal(), { HOST: '0.0.0.0' }).Gateway.Listen).toBe('0.0.0.0:8000');
+    expect(buildConfig(minimal(), { HOST: '0.0.0.0', PORT: '9000' }).Gateway.Listen).toBe(
+      '0.0.0.0:9000',
+    );
+    expect(buildConfig(minimal(), { SVC_LISTEN: '10.1.2.3:8080' }).Gateway.Listen).toBe(
+      '10.1.2.3:8080',
+    );
+    expect(buildConfig(minimal(), { SVC_LISTEN: '10.1.2.3:8080', PORT: '81' }).Gateway.Listen).toBe(
+      '10.1.2.3:81',
+    );
+    expect(() => buildConfig(minimal(), { SVC_LISTEN: 'nowhere' })).toThrow(
+      'SVC_LISTEN: must be host:port',
+    );
+  });
+
   it('reject a bad PORT', () => {
     expect(() => buildConfig(minimal(), { PORT: 'http' })).toThrow('PORT: must be a port number');
   });
@@ -137,5 +157,28 @@ describe('publicConfig', () => {
       RemoteClusters: { rmt02: { Host: 'rmt02.example', Proxy: true, Scheme: 'https' } },
       Login: { Test: { Enable: true } },
     });
+  });
+});
+
+describe('the embedded default', () => {
+  it('keeps a management token in the data directory and takes HOST', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
+    try {
+      const { config, notes } = loadDeploymentConfig({ SVC_DATA_DIR: dir, HOST: '0.0.0.0' });
+      const home = config.Clusters[config.Gateway.HomeCluster]!;
+      const file = join(dir, 'management-token');
+      expect(home.ManagementToken).toBe(readFileSync(file, 'utf8').trim());
+      expect(home.ManagementToken).toMatch(/^[a-zA-Z0-9]{32,}$/);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(notes).toContain(`management token (/_health, /metrics): in ${file}`);
+      expect(config.Gateway.Listen).toBe('0.0.0.0:8000');
+      // the same token on the next start
+      const again = loadDeploymentConfig({ SVC_DATA_DIR: dir });
+      expect(again.config.Clusters[config.Gateway.HomeCluster]!.ManagementToken).toBe(
+        home.ManagementToken,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,3 +8,18 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/**
+ * A deployment that cannot start for a reason outside the configuration's syntax (a port in
+ * use, a database that does not answer): one line naming the key and the cause.
+ */
+export class StartupError extends Error {
+  constructor(
+    readonly key: string,
+    readonly reason: string,
+    separator = ': ',
+  ) {
+    super(`${key}${separator}${reason}`);
+    this.name = 'StartupError';
+  }
+}

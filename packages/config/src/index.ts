@@ -7,3 +7,4 @@ export * from './load-deployment';
 export * from './data-dir';
 export * from './run-service';
 export { derivedBlobSigningKey } from './validate-storage';
+export { configurationReference } from './reference';

@@ -35,6 +35,13 @@ function fromFile(path: string, env: ConfigEnv): LoadedConfig {
   };
 }
 
+/** The variables that place the embedded default's gateway. */
+const listenEnv = (env: ConfigEnv): ConfigEnv => ({
+  PORT: env.PORT,
+  HOST: env.HOST,
+  SVC_LISTEN: env.SVC_LISTEN,
+});
+
 /**
  * The zero-setup default: one cluster, its id and root token generated once and kept in the
  * data directory, and an embedded PostgreSQL there unless DATABASE_URL names a server.
@@ -58,7 +65,11 @@ function embeddedDefault(dataDir: string, env: ConfigEnv): LoadedConfig {
   notes.push(`blocks: ${blocksDir}`);
   const base = { clusterId, systemRootToken: rootToken, databaseUrl, blocksDir };
   const raw = singleClusterConfig({ ...base, ...developmentLogin(dataDir, base, env, notes) });
-  return { config: buildConfig(raw, { PORT: env.PORT }), notes };
+  const management = keptValue(dataDir, 'management-token', newRootToken);
+  notes.push(`management token (/_health, /metrics): in ${management.file}`);
+  const home = (raw['Clusters'] as Record<string, Record<string, unknown>>)[clusterId]!;
+  home['ManagementToken'] = management.value;
+  return { config: buildConfig(raw, listenEnv(env)), notes };
 }
 
 /**
@@ -75,7 +86,7 @@ function developmentLogin(
   const password = keptValue(dataDir, 'dev-password', () => randomAlnum(24));
   notes.push(`development login: user "${DEV_USER}" (${DEV_EMAIL}), password in ${password.file}`);
   const { port } = splitListen(
-    buildConfig(singleClusterConfig(base), { PORT: env.PORT }).Gateway.Listen,
+    buildConfig(singleClusterConfig(base), listenEnv(env)).Gateway.Listen,
   );
   return {
     testUsers: { [DEV_USER]: { Email: DEV_EMAIL, Password: password.value } },

@@ -10,6 +10,10 @@ export interface ConfigEnv {
   SVC_SYSTEM_ROOT_TOKEN?: string;
   DATABASE_URL?: string;
   PORT?: string;
+  /** The gateway's host (0.0.0.0 in a container); the port stays. */
+  HOST?: string;
+  /** The gateway's whole `host:port`; PORT, if also set, replaces its port. */
+  SVC_LISTEN?: string;
 }
 
 /** What a single-cluster deployment needs when there is no config file. */
@@ -86,14 +90,26 @@ export function applyEnvOverrides(raw: Record<string, unknown>, env: ConfigEnv):
     if (env.SVC_SYSTEM_ROOT_TOKEN) home['SystemRootToken'] = env.SVC_SYSTEM_ROOT_TOKEN;
     if (env.DATABASE_URL) home['Database'] = { ...home['Database'], URL: env.DATABASE_URL };
   }
+  applyListenOverrides(config, env);
+  return config;
+}
+
+/** SVC_LISTEN, then HOST and PORT, over `Gateway.Listen`. */
+function applyListenOverrides(config: Raw, env: ConfigEnv): void {
+  if (!env.PORT && !env.HOST && !env.SVC_LISTEN) return;
+  const gateway: Raw = (config['Gateway'] ??= {});
+  const listen: string = env.SVC_LISTEN || (gateway['Listen'] ?? '127.0.0.1:8000');
+  const at = listen.lastIndexOf(':');
+  if (at < 0) throw new ConfigError('SVC_LISTEN', `must be host:port, got "${listen}"`);
+  let host = listen.slice(0, at);
+  let port = listen.slice(at + 1);
+  if (env.HOST) host = env.HOST;
   if (env.PORT) {
     if (!/^\d{1,5}$/.test(env.PORT))
       throw new ConfigError('PORT', `must be a port number, got "${env.PORT}"`);
-    const gateway: Raw = (config['Gateway'] ??= {});
-    const listen: string = gateway['Listen'] ?? '127.0.0.1:8000';
-    gateway['Listen'] = `${listen.slice(0, listen.lastIndexOf(':'))}:${env.PORT}`;
+    port = env.PORT;
   }
-  return config;
+  gateway['Listen'] = `${host}:${port}`;
 }
 
 /** Builds the validated configuration from a raw document and the environment. */

@@ -87,12 +87,15 @@ export const ClusterSchema = Type.Object(
       {
         MaxItemsPerResponse: int(1000, 'Largest list page', 1),
         MaxRequestSize: int(134217728, 'Larger request bodies get 413', 1),
-        FreezeProjectRequiresDescription: bool(false, 'groups.md §7'),
+        FreezeProjectRequiresDescription: bool(
+          false,
+          'A project needs a description before it can be frozen',
+        ),
         FreezeProjectRequiresProperties: Type.Array(Type.String(), {
           default: [],
           description: 'Property keys that must be non-empty before freezing',
         }),
-        UnfreezeProjectRequiresAdmin: bool(false, 'groups.md §7'),
+        UnfreezeProjectRequiresAdmin: bool(false, 'Only admins may unfreeze a project'),
         AsyncPermissionsUpdateInterval: int(20, 'Seconds a deferred permission update may lag'),
       },
       'API limits and rules',
@@ -215,6 +218,10 @@ export const ClusterSchema = Type.Object(
       },
       'Users',
     ),
+    ManagementToken: Type.String({
+      default: '',
+      description: 'Bearer token of /_health/* and /metrics; "" disables them (404)',
+    }),
     RemoteClusters: Type.Record(Type.String(), RemoteClusterSchema, {
       default: {},
       description: 'Remote clusters by id',
@@ -230,6 +237,7 @@ export const ConfigSchema = Type.Object(
         Listen: str('127.0.0.1:8000', 'host:port of the public gateway'),
         HomeCluster: str('', 'The cluster the gateway serves; "" means the only one'),
         RemoteTimeout: int(60, 'Seconds a call to another cluster may take before 502', 1),
+        ShutdownTimeout: int(10, 'Seconds in-flight requests may take to finish on SIGTERM'),
       },
       'The public gateway',
     ),

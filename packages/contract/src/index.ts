@@ -15,3 +15,4 @@ export { commonAttributes, silentlyIgnoredKeys } from './resources/common';
 export * from './built-ins';
 export * from './login';
 export * from './openapi';
+export { apiDocuments } from './api-docs';

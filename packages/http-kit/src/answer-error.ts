@@ -8,6 +8,7 @@ import {
 } from '@svc/errors';
 import { sendJson } from './json';
 import { redactText, redactUrl } from './redact';
+import { noteRequest } from './request-facts';
 
 /** Where a server's errors are logged: pino's `error(object, message)` is enough. */
 export interface ErrorLog {
@@ -47,6 +48,7 @@ export function answerError(
   const apiError = err instanceof ApiError ? err : internalError();
   const body = toErrorBody(apiError);
   if (apiError.status >= 500) {
+    noteRequest(res, { errorToken: body.error_token });
     log.error(
       { ...logged(err), ...what, url: redactUrl(what.url), errorToken: body.error_token },
       'request failed',

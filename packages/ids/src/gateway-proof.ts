@@ -36,6 +36,13 @@ export interface Identity {
 export const proofKey = (systemRootToken: string): string =>
   hmacHex('sha256', systemRootToken, 'svc gateway-to-core proof v1');
 
+/**
+ * What a gateway shows its own cluster cores to read their health (`/_health/all`), whether or
+ * not the cluster has a ManagementToken: derived from the root token both of them know.
+ */
+export const internalHealthToken = (systemRootToken: string): string =>
+  hmacHex('sha256', systemRootToken, 'svc gateway-to-core health v1');
+
 /** An identity as the hop carries it (JSON), checked field by field on arrival. */
 export function identityFrom(value: unknown): Identity | null {
   if (typeof value !== 'object' || value === null) return null;

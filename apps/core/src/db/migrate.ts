@@ -54,9 +54,14 @@ export class MigrationChecksumError extends Error {}
  * Applies every pending migration, each in its own transaction under an advisory lock, and
  * records it. Idempotent; refuses to run when an applied migration's file has changed.
  */
-export async function migrate(db: Db, migrations = readMigrations()): Promise<string[]> {
+export async function migrate(
+  db: Db,
+  migrations = readMigrations(),
+  onApplied: (name: string, ms: number) => void = () => {},
+): Promise<string[]> {
   const applied: string[] = [];
   for (const m of migrations) {
+    const started = Date.now();
     const ran = await db.transaction(async (tx) => {
       await tx.query(statement('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]));
       await tx.exec(BOOKKEEPING);
@@ -82,7 +87,10 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<st
       );
       return true;
     });
-    if (ran) applied.push(m.name);
+    if (ran) {
+      applied.push(m.name);
+      onApplied(m.name, Date.now() - started);
+    }
   }
   return applied;
 }

@@ -128,7 +128,8 @@ function wrap(q: Queryable, kind: 'root' | 'tx', pool: pg.Pool): Db {
       });
     },
     async close() {
-      if (kind === 'root') await pool.end();
+      // Once: a core closing after its database was already closed (a failed start) is fine.
+      if (kind === 'root' && !pool.ended) await pool.end();
     },
   };
   return db;

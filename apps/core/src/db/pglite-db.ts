@@ -2,11 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Db, QueryResult, Statement } from './db';
+import { lockDirectory } from './dir-lock';
 import { OID, parseInt8, parseTimestamptz } from './value-parsers';
 
 type Session = PGlite | Transaction;
 
-function wrap(session: Session, root: PGlite | null): Db {
+function wrap(session: Session, root: PGlite | null, release = () => {}): Db {
   const db: Db = {
     kind: 'pglite',
     async query<T>(s: Statement): Promise<QueryResult<T>> {
@@ -27,7 +28,12 @@ function wrap(session: Session, root: PGlite | null): Db {
       return { ran: true, value: await fn() };
     },
     async close() {
-      if (root) await root.close();
+      if (!root) return;
+      try {
+        if (!root.closed) await root.close();
+      } finally {
+        release();
+      }
     },
   };
   return db;
@@ -46,15 +52,22 @@ export async function openPglite(
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const dataDir = location === 'memory' ? 'memory://' : resolve(location);
   if (location !== 'memory') mkdirSync(dirname(dataDir), { recursive: true });
-  const pglite = await PGliteClass.create(dataDir, {
-    ...(loadDataDir ? { loadDataDir } : {}),
-    extensions: { pg_trgm },
-    parsers: {
-      [OID.timestamptz]: parseTimestamptz,
-      [OID.timestamp]: parseTimestamptz,
-      [OID.int8]: parseInt8,
-    },
-  });
-  await pglite.exec(`SET TimeZone = 'UTC'`);
-  return { db: wrap(pglite, pglite), pglite };
+  const release = location === 'memory' ? () => {} : lockDirectory(dataDir);
+  let pglite: PGlite;
+  try {
+    pglite = await PGliteClass.create(dataDir, {
+      ...(loadDataDir ? { loadDataDir } : {}),
+      extensions: { pg_trgm },
+      parsers: {
+        [OID.timestamptz]: parseTimestamptz,
+        [OID.timestamp]: parseTimestamptz,
+        [OID.int8]: parseInt8,
+      },
+    });
+    await pglite.exec(`SET TimeZone = 'UTC'`);
+  } catch (e) {
+    release();
+    throw e;
+  }
+  return { db: wrap(pglite, pglite, release), pglite };
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { endpointById } from '@svc/contract';
 import { EndpointNotFoundError, NotLoggedInError } from '@svc/errors';
-import { sendJson } from '@svc/http-kit';
+import { noteRequest, sendJson } from '@svc/http-kit';
 import { identityFrom, requestIdFrom } from '@svc/ids';
 import type { Call, Handler } from '../call';
 import type { CoreDeps } from '../core-deps';
@@ -51,6 +51,7 @@ export function hopHandler(
       const body = hopBodyOf(await verifier.verifiedBody(req, requestId));
       const identity = identityFrom(body.identity);
       if (!identity) throw new NotLoggedInError();
+      noteRequest(res, { user: identity.userUuid, cluster: deps.cluster.ClusterID });
       const id = (req.url ?? '').slice(CALL_PREFIX.length);
       const endpoint = endpointById(id);
       const handler = handlers.get(id);

@@ -83,6 +83,23 @@ export async function refreshPermissions(
   heads: readonly string[],
   tails?: readonly string[],
 ): Promise<void> {
+  const started = process.hrtime.bigint();
+  try {
+    await refreshNow(tx, clusterId, heads, tails);
+  } finally {
+    refreshTimings.get(clusterId)?.(Number(process.hrtime.bigint() - started) / 1e9);
+  }
+}
+
+/** Each running core's observer of its refresh durations (its metrics), by cluster id. */
+export const refreshTimings = new Map<string, (seconds: number) => void>();
+
+async function refreshNow(
+  tx: Db,
+  clusterId: string,
+  heads: readonly string[],
+  tails?: readonly string[],
+): Promise<void> {
   const unique = [...new Set(heads.filter((h) => h !== ''))];
   if (unique.length === 0) return;
   // Refreshes delete and re-insert rows: two at once would insert the same keys. One at a time

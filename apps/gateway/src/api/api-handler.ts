@@ -8,7 +8,7 @@ import { evictAfterWrite } from '../auth/evict';
 import { scopesPermit } from '../auth/scopes';
 import type { CoreAnswer } from '../core-client';
 import type { GatewayDeps } from '../gateway-deps';
-import { answerError, sendJson } from '@svc/http-kit';
+import { answerError, noteRequest, sendJson } from '@svc/http-kit';
 import { setCorsHeaders } from '../http/cors';
 import { GATEWAY_HANDLERS } from '../gateway-handlers';
 import { readApiRequest, splitUrl } from './read-request';
@@ -41,10 +41,21 @@ async function servedHere(
   const identity = parsed.endpoint.public
     ? null
     : (await deps.federation.admit(parsed, home, requestId)).identity;
+  noteRequest(res, { cluster: home.cluster, ...(identity ? { user: identity.userUuid } : {}) });
   checkAllowed(parsed, identity, splitUrl(req.url ?? '/').pathname);
   typedOptions(parsed);
   const reply = await handler(deps, parsed.params, { req, identity });
   sendJson(res, reply.status, reply.body, req.method === 'HEAD');
+}
+
+/** A cluster's 5xx answer: the gateway's request line carries the error token the client sees. */
+function noteErrorToken(res: ServerResponse, body: Buffer): void {
+  try {
+    const token = (JSON.parse(body.toString('utf8')) as { error_token?: unknown }).error_token;
+    if (typeof token === 'string') noteRequest(res, { errorToken: token });
+  } catch {
+    // not JSON: nothing to note
+  }
 }
 
 /** Answers up to this size are read whole and written in one go; larger ones stream. */
@@ -61,7 +72,9 @@ async function passThrough(res: ServerResponse, answer: CoreAnswer, head: boolea
     res.end();
   } else if (length <= WHOLE_ANSWER_BYTES) {
     // One write for headers and body: cheaper than a stream pipeline for the usual JSON answer.
-    res.end(Buffer.from(await answer.body.arrayBuffer()));
+    const body = Buffer.from(await answer.body.arrayBuffer());
+    if (answer.statusCode >= 500) noteErrorToken(res, body);
+    res.end(body);
   } else {
     if (length >= 0) res.setHeader('Content-Length', length);
     await pipeline(answer.body, res);
@@ -89,12 +102,17 @@ export function apiHandler(deps: GatewayDeps) {
       const { pathname, search } = splitUrl(req.url ?? '/');
       const read = await readApiRequest(req, pathname, search, maxBytes);
       const parsed = parseRequest(read.parts);
+      noteRequest(res, { route: `/svc/v1/${parsed.endpoint.path}` });
       if (parsed.endpoint.servedBy === 'gateway') {
         await servedHere(deps, parsed, req, res, requestId);
         return;
       }
       const route = deps.federation.route(parsed);
       const admission = await deps.federation.admit(parsed, route, requestId);
+      noteRequest(res, {
+        ...(admission.identity ? { user: admission.identity.userUuid } : {}),
+        ...('cluster' in route ? { cluster: route.cluster } : {}),
+      });
       checkAllowed(parsed, admission.identity, pathname);
       const options = typedOptions(parsed);
       const outcome = await deps.federation.execute(

@@ -21,9 +21,14 @@ const keyOf = (cluster: string, token: string, remote: string | null): string =>
 
 export class TokenCache {
   private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TOKEN_CACHE_TTL_MS });
+  /** Lookups answered from the cache and not (the gateway's metrics read them). */
+  readonly stats = { hits: 0, misses: 0 };
 
   get(cluster: string, token: string, remote: string | null): Identity | undefined {
-    return this.cache.get(keyOf(cluster, token, remote))?.identity;
+    const identity = this.cache.get(keyOf(cluster, token, remote))?.identity;
+    if (identity) this.stats.hits++;
+    else this.stats.misses++;
+    return identity;
   }
 
   /** Never kept past the record's own expiry. */

@@ -1,0 +1,58 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EndpointNotFoundError, toErrorBody } from '@svc/errors';
+import type { HttpMetrics } from './metrics';
+import { sendJson } from './json';
+
+/** An app's answers to the operations endpoints (contract README, "Operations endpoints"). */
+export interface Operations {
+  /** `ManagementToken`; "" disables the endpoints (404). */
+  token: string;
+  /** Also accepted, even when `token` is "": the gateway reading its own cores' health. */
+  internalToken?: string;
+  metrics: HttpMetrics;
+  /** null while the app can serve, else why not (its database does not answer). */
+  ping(): Promise<string | null>;
+  /** `/_health/all` (the gateway only): status and body. */
+  all?(): Promise<{ ok: boolean; body: unknown }>;
+}
+
+const PATHS = new Set(['/_health/ping', '/_health/all', '/metrics']);
+
+export const isOperationsPath = (pathname: string): boolean => PATHS.has(pathname);
+
+function bearer(req: IncomingMessage): string | undefined {
+  const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+  return m?.[1];
+}
+
+/** Serves one operations request; a disabled one is 404 like any unknown path. */
+export async function serveOperations(
+  ops: Operations,
+  pathname: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const head = req.method === 'HEAD';
+  const given = bearer(req);
+  const internal = ops.internalToken !== undefined && given === ops.internalToken;
+  if ((pathname === '/_health/all' && !ops.all) || (ops.token === '' && !internal)) {
+    sendJson(res, 404, toErrorBody(new EndpointNotFoundError()), head);
+    return;
+  }
+  if (!internal && given !== ops.token) {
+    sendJson(res, 401, { errors: ['authorization required'] }, head);
+    return;
+  }
+  if (pathname === '/metrics') {
+    const text = await ops.metrics.registry.metrics();
+    res.writeHead(200, { 'Content-Type': ops.metrics.registry.contentType });
+    res.end(head ? undefined : text);
+  } else if (pathname === '/_health/all') {
+    const { ok, body } = await ops.all!();
+    sendJson(res, ok ? 200 : 503, body, head);
+  } else {
+    const error = await ops.ping();
+    if (error === null) sendJson(res, 200, { health: 'OK' }, head);
+    else sendJson(res, 503, { health: 'ERROR', error }, head);
+  }
+}
