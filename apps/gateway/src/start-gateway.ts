@@ -5,6 +5,7 @@ import { splitListen, type Config } from '@svc/config';
 import { buildGatewayListener } from './app';
 import { BlockStore, volumesOf } from '@svc/volumes';
 import { accessTokenFallback } from './login';
+import { OtherClusters } from './blocks/other-clusters';
 import { composeFederation } from './federation/compose';
 
 export interface RunningGateway {
@@ -37,6 +38,20 @@ export async function startGateway(
   };
   const blocks = new BlockStore(volumesOf(home), log.child({ part: 'blocks' }));
   await blocks.start();
+  // The other clusters of this deployment: their volumes, read and written without a hop.
+  const siblings = new Map<string, BlockStore>();
+  for (const [id, cluster] of Object.entries(config.Clusters)) {
+    if (id === home.ClusterID) continue;
+    const store = new BlockStore(volumesOf(cluster), log.child({ part: 'blocks', cluster: id }));
+    await store.start();
+    siblings.set(id, store);
+  }
+  const otherClusters = new OtherClusters({
+    config,
+    home: home.ClusterID,
+    stores: siblings,
+    identities: fed.identities,
+  });
   const listener = buildGatewayListener({
     config,
     home,
@@ -47,6 +62,7 @@ export async function startGateway(
     auth,
     log,
     blocks,
+    otherClusters,
   });
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
@@ -65,6 +81,8 @@ export async function startGateway(
       server.closeAllConnections();
       await fed.close();
       await blocks.close();
+      await otherClusters.close();
+      await Promise.all([...siblings.values()].map((s) => s.close()));
     },
   };
 }
