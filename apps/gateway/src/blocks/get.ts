@@ -73,8 +73,10 @@ export async function getBlock(
   res.status(200);
   res.setHeader('Content-Type', 'application/octet-stream');
   res.setHeader('Content-Length', String(size));
-  const checked = new CheckedBlockStream(locator.hash, () =>
-    deps.blocks.reportCorrupt(found.volume, locator.hash),
+  const checked = new CheckedBlockStream(
+    locator.hash,
+    () => deps.blocks.reportCorrupt(found.volume, locator.hash),
+    locator.size,
   );
   try {
     await pipeline(found.stream, checked, res);

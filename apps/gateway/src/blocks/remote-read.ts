@@ -91,8 +91,10 @@ export async function readOtherCluster(
     res.end();
     return;
   }
-  const checked = new CheckedBlockStream(locator.hash, () =>
-    deps.log.error({ cluster, block: locator.hash }, 'block from another cluster is corrupt'),
+  const checked = new CheckedBlockStream(
+    locator.hash,
+    () => deps.log.error({ cluster, block: locator.hash }, 'block from another cluster is corrupt'),
+    locator.size,
   );
   try {
     await pipeline(fetched.stream, checked, res);
