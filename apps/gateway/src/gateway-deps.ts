@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config, ClusterConfig } from '@svc/config';
 import type { BlockStore } from '@svc/volumes';
+import type { OtherClusters } from './blocks/other-clusters';
 import type { Authenticator } from './auth/authenticate';
 import type { CoreClient } from './core-client';
 import type { Federation } from './federation/federation';
@@ -23,4 +24,6 @@ export interface GatewayDeps {
   log: Logger;
   /** The home cluster's volumes: the block service's store (storage.md §4). */
   blocks: BlockStore;
+  /** Blocks of other clusters: siblings' volumes, other deployments' block services (§7). */
+  otherClusters: OtherClusters;
 }

@@ -11,6 +11,7 @@ import {
 import { buildGatewayListener } from './app';
 import { BlockStore, volumesOf } from '@svc/volumes';
 import { accessTokenFallback } from './login';
+import { OtherClusters } from './blocks/other-clusters';
 import { composeFederation } from './federation/compose';
 import { gatewayOperations } from './operations';
 
@@ -49,6 +50,20 @@ export async function startGateway(
   };
   const blocks = new BlockStore(volumesOf(home), log.child({ part: 'blocks' }));
   await blocks.start();
+  // The other clusters of this deployment: their volumes, read and written without a hop.
+  const siblings = new Map<string, BlockStore>();
+  for (const [id, cluster] of Object.entries(config.Clusters)) {
+    if (id === home.ClusterID) continue;
+    const store = new BlockStore(volumesOf(cluster), log.child({ part: 'blocks', cluster: id }));
+    await store.start();
+    siblings.set(id, store);
+  }
+  const otherClusters = new OtherClusters({
+    config,
+    home: home.ClusterID,
+    stores: siblings,
+    identities: fed.identities,
+  });
   const listener = buildGatewayListener({
     config,
     home,
@@ -59,6 +74,7 @@ export async function startGateway(
     auth,
     log,
     blocks,
+    otherClusters,
   });
   const ops = gatewayOperations(config, home, coreUrls, fed.cache);
   const server: Server = createServer(observedListener(listener, { log, ops }));
@@ -82,6 +98,8 @@ export async function startGateway(
       await drain(server, config.Gateway.ShutdownTimeout * 1000);
       await fed.close();
       await blocks.close();
+      await otherClusters.close();
+      await Promise.all([...siblings.values()].map((s) => s.close()));
     },
   };
 }

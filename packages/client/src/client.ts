@@ -12,6 +12,7 @@ import {
 import { planWalk, walkList, type ListCall, type PagingOptions } from './paging';
 import { bodyOf, encodeQuery, parseBody, type Answer, type RequestOptions } from './http';
 import { ResourceClient } from './resource-client';
+import { BlockClient } from './blocks';
 import {
   isIdempotent,
   isRetryableStatus,
@@ -151,6 +152,11 @@ export class SvcClient {
   /** Raw requests for one resource type's standard methods (status and body, never thrown). */
   resource<R extends ResourceSpec>(spec: R): ResourceClient<R> {
     return new ResourceClient(this, spec);
+  }
+
+  /** The block service at this client's host, with its token (storage.md §4). */
+  get blocks(): BlockClient {
+    return new BlockClient(this.baseUrl, this.token, this.dispatcher);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 export * from './client';
 export { encodeQuery, type Answer, type RequestOptions, type Requester } from './http';
 export * from './api-error';
+export * from './blocks';
 export * from './containers';
 export * from './resource-client';
 export type { ClientApi, ListAllItem, ListAllOptions, ListEndpointId } from './client-api';

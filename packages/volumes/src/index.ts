@@ -5,3 +5,4 @@ export * from './directory';
 export * from './s3';
 export * from './open';
 export * from './block-store';
+export * from './hash-pool';

@@ -5,13 +5,15 @@ import * as del from './delete';
 import * as get from './get';
 import * as list from './list';
 import * as login from './login';
+import * as ls from './ls';
+import * as put from './put';
 import * as share from './share';
 import * as update from './update';
 import * as whoami from './whoami';
 
 /**
  * The commands, one module each, in the order `svc --help` shows them. A new command is a new
- * module with a `register(program)` here (file storage and container runs will join them).
+ * module with a `register(program)` here (container runs will join them).
  */
 export const COMMANDS: readonly { register(program: Command): void }[] = [
   get,
@@ -20,6 +22,8 @@ export const COMMANDS: readonly { register(program: Command): void }[] = [
   update,
   del,
   share,
+  put,
+  ls,
   whoami,
   login,
   call,

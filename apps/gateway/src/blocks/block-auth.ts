@@ -18,10 +18,14 @@ export const blockToken = (req: Request): string | null =>
  * A writer (storage.md §4): a valid token of an active user whose scopes permit
  * `POST /svc/v1/collections`.
  */
-export async function authorizeWrite(deps: GatewayDeps, token: string | null): Promise<Identity> {
+export async function authorizeWrite(
+  deps: GatewayDeps,
+  token: string | null,
+  cluster = deps.home.ClusterID,
+): Promise<Identity> {
   let identity: Identity;
   try {
-    identity = await deps.identities.forCluster(deps.home.ClusterID, token, null);
+    identity = await deps.identities.forCluster(cluster, token, null);
   } catch (err) {
     if (err instanceof ApiError) throw new BlockHttpError(err.status, err.messages[0]!);
     throw err;

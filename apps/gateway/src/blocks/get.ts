@@ -8,11 +8,12 @@ import {
   remoteClusterOf,
   type Locator,
 } from '@svc/blocks';
-import { routableRemotes } from '@svc/config';
 import type { GatewayDeps } from '../gateway-deps';
 import { blockToken } from './block-auth';
 import { CheckedBlockStream } from './checked-stream';
 import { BlockHttpError } from './respond';
+import { readOtherCluster } from './remote-read';
+import type { WriteLimiter } from './write-limit';
 
 /** Checks of a read, in the contract's order (storage.md §4); returns the parsed locator. */
 function checkRead(deps: GatewayDeps, req: Request, path: string): Locator {
@@ -21,9 +22,6 @@ function checkRead(deps: GatewayDeps, req: Request, path: string): Locator {
   if (locator.size === null && req.method === 'GET')
     throw new BlockHttpError(405, 'method not allowed');
   if (locator.hash === EMPTY_BLOCK_HASH) return locator;
-  const remote = hintOf(locator, 'A') === null ? remoteClusterOf(path) : null;
-  if (remote !== null && !routableRemotes(deps.home).includes(remote))
-    throw new BlockHttpError(400, `remote cluster ${remote} is not configured`);
   const c = deps.home.Collections;
   if (!c.BlobSigning) return locator;
   const token = blockToken(req);
@@ -50,10 +48,18 @@ async function headBlock(deps: GatewayDeps, res: Response, locator: Locator): Pr
 /** `GET` and `HEAD /<locator>`: streamed from the first copy, hashed on the way. */
 export async function getBlock(
   deps: GatewayDeps,
+  limiter: WriteLimiter,
   req: Request,
   res: Response,
   path: string,
 ): Promise<void> {
+  const parsed = parseLocator(path);
+  const remote = parsed && hintOf(parsed, 'A') === null ? remoteClusterOf(path) : null;
+  if (parsed && remote !== null && parsed.hash !== EMPTY_BLOCK_HASH) {
+    if (parsed.size === null && req.method === 'GET')
+      throw new BlockHttpError(405, 'method not allowed');
+    return readOtherCluster(deps, limiter, req, res, path, parsed, remote);
+  }
   const locator = checkRead(deps, req, path);
   if (locator.hash === EMPTY_BLOCK_HASH) {
     res.status(200).setHeader('Content-Length', '0');
@@ -67,8 +73,10 @@ export async function getBlock(
   res.status(200);
   res.setHeader('Content-Type', 'application/octet-stream');
   res.setHeader('Content-Length', String(size));
-  const checked = new CheckedBlockStream(locator.hash, () =>
-    deps.blocks.reportCorrupt(found.volume, locator.hash),
+  const checked = new CheckedBlockStream(
+    locator.hash,
+    () => deps.blocks.reportCorrupt(found.volume, locator.hash),
+    locator.size,
   );
   try {
     await pipeline(found.stream, checked, res);

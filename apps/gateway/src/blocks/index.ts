@@ -49,7 +49,8 @@ async function serve(
     return blockIndex(deps, req, res, route.prefix);
   }
   if (req.method === 'PUT') return putBlock(deps, limiter, req, res, route.path);
-  if (req.method === 'GET' || req.method === 'HEAD') return getBlock(deps, req, res, route.path);
+  if (req.method === 'GET' || req.method === 'HEAD')
+    return getBlock(deps, limiter, req, res, route.path);
   throw new BlockHttpError(405, 'method not allowed');
 }
 

@@ -16,7 +16,9 @@ import {
   VolumeFullError,
   VolumeUnavailableError,
 } from '@svc/volumes';
+import type { BlockStore } from '@svc/volumes';
 import type { GatewayDeps } from '../gateway-deps';
+import { putElsewhere } from './put-elsewhere';
 import { authorizeWrite, blockToken } from './block-auth';
 import { BlockHttpError, sendText } from './respond';
 import type { WriteLimiter } from './write-limit';
@@ -56,21 +58,33 @@ const discard = () => new Writable({ write: (_c, _e, done) => done() });
 
 /** Stores the body (the empty block is only verified: it is never stored). */
 async function store(
-  deps: GatewayDeps,
+  blocks: BlockStore,
   req: Request,
   locator: Locator,
   length: number | null,
   desired: number,
+  path: string,
 ): Promise<{ size: number; replicas: number }> {
-  if (locator.hash === EMPTY_BLOCK_HASH) {
-    const verifier = new BlockVerifier(locator.hash, length);
-    await pipeline(req, verifier, discard());
-    return { size: 0, replicas: desired };
+  try {
+    if (locator.hash === EMPTY_BLOCK_HASH) {
+      const verifier = new BlockVerifier(locator.hash, length);
+      await pipeline(req, verifier, discard());
+      return { size: 0, replicas: desired };
+    }
+    return await blocks.write(locator.hash, req, length, desired);
+  } catch (err) {
+    throw mapWriteError(err, path);
   }
-  return deps.blocks.write(locator.hash, req, length, desired);
 }
 
-function mapWriteError(err: unknown, path: string): unknown {
+/** `?cluster_id=`: null for this gateway's home cluster ("" counts as absent). */
+function targetCluster(deps: GatewayDeps, req: Request): string | null {
+  const raw = req.query['cluster_id'];
+  const id = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  return typeof id === 'string' && id !== '' && id !== deps.home.ClusterID ? id : null;
+}
+
+export function mapWriteError(err: unknown, path: string): unknown {
   if (err instanceof BlockTooLargeError) return new BlockHttpError(413, 'block too large');
   if (err instanceof LengthMismatchError) return new BlockHttpError(400, 'content length mismatch');
   if (err instanceof HashMismatchError)
@@ -91,6 +105,18 @@ export async function putBlock(
   const locator = parseLocator(path);
   if (!locator) throw new BlockHttpError(400, 'invalid locator');
   const token = blockToken(req);
+  const elsewhere = targetCluster(deps, req);
+  if (elsewhere !== null) {
+    return putElsewhere(deps, limiter, req, res, path, locator, elsewhere, token, {
+      desired: (fallback) => {
+        const n = desiredReplicas(req, fallback);
+        checkStorageClasses(req);
+        announcedLength(req);
+        return n;
+      },
+      store: (blocks, desired) => store(blocks, req, locator, announcedLength(req), desired, path),
+    });
+  }
   await authorizeWrite(deps, token);
   const collections = deps.home.Collections;
   const desired = desiredReplicas(req, collections.DefaultReplication);
@@ -99,9 +125,7 @@ export async function putBlock(
   const release = await limiter.acquire();
   let stored: { size: number; replicas: number };
   try {
-    stored = await store(deps, req, locator, length, desired);
-  } catch (err) {
-    throw mapWriteError(err, path);
+    stored = await store(deps.blocks, req, locator, length, desired, path);
   } finally {
     release();
   }

@@ -5,6 +5,7 @@ import type { CoreJson, Identities } from './identities';
 import { identityForCall } from './identity';
 import type { RemoteGateways } from './remote-gateways';
 import { contactError } from './remote-gateway';
+import { carriesManifests, fromCluster, toCluster } from './manifests';
 import { tokenFor } from './salting';
 
 /** The caller as the federation layer sees it: the presented token and its home check. */
@@ -46,6 +47,27 @@ export class ClusterCalls {
   constructor(private readonly deps: ClusterCallsDeps) {}
 
   async call(
+    cluster: string,
+    endpoint: Endpoint,
+    options: Record<string, unknown>,
+    caller: Caller,
+    signal?: AbortSignal,
+  ): Promise<ClusterAnswer> {
+    if (cluster === this.deps.home || !carriesManifests(endpoint)) {
+      return this.send(cluster, endpoint, options, caller, signal);
+    }
+    // Another cluster's manifests (storage.md §7): its signatures as +R both ways.
+    const answer = await this.send(
+      cluster,
+      endpoint,
+      { ...toCluster(options, cluster) },
+      caller,
+      signal,
+    );
+    return answer.status === 200 ? { ...answer, body: fromCluster(answer.body, cluster) } : answer;
+  }
+
+  private async send(
     cluster: string,
     endpoint: Endpoint,
     options: Record<string, unknown>,

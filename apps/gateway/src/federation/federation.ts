@@ -19,6 +19,7 @@ import { contactError } from './remote-gateway';
 import { identityForCall } from './identity';
 import type { Forwarding } from './pass-through';
 import { findByPdh } from './pdh';
+import { carriesManifests, fromCluster, toCluster } from './manifests';
 import { planRoute, type Route, type RoutingFacts } from './route';
 import { tokenFor } from './salting';
 import { gatewayUrlOf, type Topology } from './topology';
@@ -125,6 +126,9 @@ export class Federation {
     const { topology } = this.deps;
     switch (route.kind) {
       case 'core':
+        if (route.cluster !== topology.home && carriesManifests(call.endpoint)) {
+          return this.siblingManifests(route.cluster, call, admission);
+        }
         return {
           kind: 'core',
           answer: await this.onCore(
@@ -151,6 +155,7 @@ export class Federation {
                     admission.caller.v2Form,
                   ),
             home: topology.home,
+            manifests: carriesManifests(call.endpoint),
           },
         };
       case 'no-proxy':
@@ -162,6 +167,28 @@ export class Federation {
       case 'pdh':
         return this.pdh(call, admission);
     }
+  }
+
+  /**
+   * A collections call on a sibling cluster of this deployment: `+R<sibling>-` back into `+A`
+   * on the way there, its signatures as `+R<sibling>-` on the way back (storage.md §7).
+   */
+  private async siblingManifests(
+    cluster: string,
+    call: TypedCall,
+    admission: Admission,
+  ): Promise<Outcome> {
+    const sent = { ...call, options: toCluster(call.options, cluster) };
+    const answer = await this.onCore(cluster, sent, admission);
+    const text = await answer.body.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      body = { errors: [text] };
+    }
+    const status = answer.statusCode;
+    return { kind: 'json', status, body: status === 200 ? fromCluster(body, cluster) : body };
   }
 
   /** The call as `cluster` must receive it: a federated container request's runtime token. */

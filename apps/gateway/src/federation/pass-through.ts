@@ -1,8 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
+import {
+  createProxyMiddleware,
+  responseInterceptor,
+  type Options,
+  type RequestHandler,
+} from 'http-proxy-middleware';
 import { toErrorBody } from '@svc/errors';
 import { sendJson } from '@svc/http-kit';
 import { contactError } from './remote-gateway';
+import { rawFromCluster, rawToCluster } from './manifests';
 
 /** What the pass-through needs to know of one forwarded request. */
 export interface Forwarding {
@@ -12,12 +18,16 @@ export interface Forwarding {
   /** The body as received (the gateway has read it already). */
   body: Buffer;
   home: string;
+  /** Collections' manifests: `+R<cluster>-` ⇄ `+A` both ways (storage.md §7). */
+  manifests?: boolean;
 }
 
 const forwardings = new WeakMap<IncomingMessage, Forwarding>();
 
 /** The query string with `api_token` removed and `forwarded_for=<home>` added (§2). */
-function forwardedPath(url: string, home: string): string {
+function forwardedPath(url: string, f: Forwarding): string {
+  if (f.manifests) url = rawToCluster(url, f.cluster);
+  const home = f.home;
   const q = url.indexOf('?');
   const search = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
   search.delete('api_token');
@@ -32,11 +42,12 @@ function forwardedPath(url: string, home: string): string {
  * the timeout is 502 "error contacting cluster <id>: <detail>".
  */
 export function passThrough(timeoutMs: number) {
-  const proxy: RequestHandler<IncomingMessage, ServerResponse> = createProxyMiddleware({
+  const options = (rewrite: boolean): Options<IncomingMessage, ServerResponse> => ({
     router: (req) => forwardings.get(req)!.target,
     changeOrigin: true,
     proxyTimeout: timeoutMs,
-    pathRewrite: (path, req) => forwardedPath(path, forwardings.get(req)!.home),
+    pathRewrite: (path, req) => forwardedPath(path, forwardings.get(req)!),
+    selfHandleResponse: rewrite,
     on: {
       proxyReq: (proxyReq, req) => {
         const f = forwardings.get(req)!;
@@ -44,9 +55,20 @@ export function passThrough(timeoutMs: number) {
         if (f.token) proxyReq.setHeader('authorization', `Bearer ${f.token}`);
         proxyReq.removeHeader('expect');
         proxyReq.removeHeader('transfer-encoding');
-        proxyReq.setHeader('content-length', f.body.length);
-        if (f.body.length > 0) proxyReq.write(f.body);
+        const body = f.manifests
+          ? Buffer.from(rawToCluster(f.body.toString('utf8'), f.cluster), 'utf8')
+          : f.body;
+        proxyReq.setHeader('content-length', body.length);
+        if (body.length > 0) proxyReq.write(body);
       },
+      ...(rewrite
+        ? {
+            proxyRes: responseInterceptor(async (buffer, proxyRes, req) => {
+              const f = forwardings.get(req)!;
+              return proxyRes.statusCode === 200 ? rawFromCluster(buffer, f.cluster) : buffer;
+            }),
+          }
+        : {}),
       error: (err, req, res) => {
         const f = forwardings.get(req as IncomingMessage);
         const body = toErrorBody(contactError(f?.cluster ?? '?', err));
@@ -55,10 +77,16 @@ export function passThrough(timeoutMs: number) {
       },
     },
   });
+  const plain: RequestHandler<IncomingMessage, ServerResponse> = createProxyMiddleware(
+    options(false),
+  );
+  const rewriting: RequestHandler<IncomingMessage, ServerResponse> = createProxyMiddleware(
+    options(true),
+  );
   return (req: IncomingMessage, res: ServerResponse, f: Forwarding): Promise<void> =>
     new Promise((resolve) => {
       forwardings.set(req, f);
       res.once('close', () => resolve());
-      void proxy(req, res, () => resolve());
+      void (f.manifests ? rewriting : plain)(req, res, () => resolve());
     });
 }
