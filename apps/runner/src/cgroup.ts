@@ -1,0 +1,99 @@
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const V1 = '/sys/fs/cgroup';
+
+/**
+ * Memory and CPU limits of one container through cgroup v1 groups (this machine kind has
+ * cgroups v1). Where a group cannot be made the limit is missing and `notes` says so.
+ */
+export class Cgroups {
+  readonly procsFiles: string[] = [];
+  readonly notes: string[] = [];
+  private readonly dirs: string[] = [];
+
+  constructor(name: string, ram: number, vcpus: number) {
+    this.make('memory', name, (dir) => {
+      writeFileSync(join(dir, 'memory.limit_in_bytes'), String(ram));
+      // swap would let a process go past its limit unnoticed
+      if (existsSync(join(dir, 'memory.memsw.limit_in_bytes')))
+        writeFileSync(join(dir, 'memory.memsw.limit_in_bytes'), String(ram));
+    });
+    this.make('cpu', name, (dir) => {
+      writeFileSync(join(dir, 'cpu.shares'), String(Math.max(2, Math.round(vcpus * 1024))));
+    });
+  }
+
+  private make(controller: string, name: string, setup: (dir: string) => void): void {
+    const dir = join(V1, controller, 'svc', name);
+    try {
+      mkdirSync(dir, { recursive: true });
+      this.dirs.push(dir);
+      setup(dir);
+      this.procsFiles.push(join(dir, 'cgroup.procs'));
+    } catch (err) {
+      this.notes.push(`no ${controller} limit: ${(err as Error).message}`);
+    }
+  }
+
+  private memoryDir(): string | undefined {
+    return this.dirs.find((d) => d.includes('/memory/'));
+  }
+
+  /** True when the kernel killed a process of the group for memory. */
+  oomKilled(): boolean {
+    const dir = this.memoryDir();
+    if (!dir) return false;
+    try {
+      const m = /oom_kill (\d+)/.exec(readFileSync(join(dir, 'memory.oom_control'), 'utf8'));
+      return Number(m?.[1] ?? 0) > 0;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Peak memory use of the group in bytes, or null. */
+  memoryPeak(): number | null {
+    const dir = this.memoryDir();
+    if (!dir) return null;
+    try {
+      return Number(readFileSync(join(dir, 'memory.max_usage_in_bytes'), 'utf8'));
+    } catch {
+      return null;
+    }
+  }
+
+  /** Every process still in the group. */
+  pids(): number[] {
+    const out = new Set<number>();
+    for (const f of this.procsFiles) {
+      try {
+        for (const l of readFileSync(f, 'utf8').split('\n')) if (l) out.add(Number(l));
+      } catch {
+        /* group gone */
+      }
+    }
+    return [...out];
+  }
+
+  /** Kills what is left and removes the groups. */
+  remove(): void {
+    for (const pid of this.pids()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    for (const d of this.dirs) {
+      for (let i = 0; i < 20; i++) {
+        try {
+          rmdirSync(d);
+          break;
+        } catch {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * execution.md: containers actually run. A local dispatcher (a client of the public API only)
+ * starts runners that load a `docker save` image built here (Debian's static busybox), run the
+ * command in bubblewrap, and save logs and output as collections with real bytes.
+ */
+import { createRequest, getContainer, getRequest } from '../harness/containers';
+import { useDeployment } from '../harness/deployment';
+import {
+  collectionNames,
+  readCollectionFile,
+  saveBusyboxImage,
+  startLocalDispatcher,
+} from '../harness/run-images';
+import { volumeDirs, withVolumes } from '../harness/storage';
+import { makeUser, type TestUser } from '../harness/users';
+
+jest.setTimeout(90_000);
+const d = useDeployment(withVolumes(volumeDirs(1)));
+const STAMPED = (text: string) =>
+  new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{9}Z ${text}$`, 'm');
+const MiB = 1024 * 1024;
+
+let u: TestUser;
+let image: string;
+let local: Awaited<ReturnType<typeof startLocalDispatcher>>;
+beforeAll(async () => {
+  u = await makeUser(d.current);
+  image = await saveBusyboxImage(u.client);
+  local = await startLocalDispatcher(d.current);
+}, 60_000);
+afterAll(async () => {
+  await local?.dispatcher.stop();
+  local?.cleanup();
+});
+
+/** A committed request running `script` in busybox's sh, with a tmp output at /out. */
+function runRequest(script: string, extra: Record<string, unknown> = {}) {
+  return {
+    command: ['sh', '-c', script],
+    container_image: image,
+    cwd: '/',
+    output_path: '/out',
+    mounts: { '/out': { kind: 'tmp', capacity: 10 * MiB } },
+    runtime_constraints: { ram: 256 * MiB, vcpus: 1 },
+    priority: 1,
+    state: 'Committed',
+    ...extra,
+  };
+}
+
+/** Polls a request until `until` holds (the dispatcher's poll is 1 s here). */
+async function waitRequest(uuid: string, until: (r: Record<string, any>) => boolean, ms = 60_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const r = await getRequest(d.current, uuid);
+    if (until(r)) return r;
+    if (Date.now() > end) throw new Error(`request ${uuid} still ${r.state}: ${JSON.stringify(r)}`);
+    await new Promise((res) => setTimeout(res, 250));
+  }
+}
+const final = (uuid: string) => waitRequest(uuid, (r) => r.state === 'Final');
+
+describe('a container runs end to end (execution.md §3, §4)', () => {
+  let first: Record<string, any>;
+
+  it('ends Final with the output x = hi and a log with a timestamped done line', async () => {
+    const cr = await createRequest(u.client, runRequest('echo hi > /out/x; echo done'));
+    first = await final(cr.uuid);
+    const c = await getContainer(d.current, cr.container_uuid);
+    expect([c.state, c.exit_code, c.runtime_status]).toEqual(['Complete', 0, {}]);
+    expect(first.output_uuid).toEqual(expect.any(String));
+    expect(await readCollectionFile(u.client, first.output_uuid, 'x')).toBe('hi\n');
+    const stdout = await readCollectionFile(u.client, first.log_uuid, 'stdout.txt');
+    expect(stdout).toMatch(STAMPED('done'));
+    expect(await collectionNames(u.client, first.log_uuid)).toEqual(
+      expect.arrayContaining([
+        'container.json',
+        'runner.txt',
+        'stderr.txt',
+        'stdout.txt',
+        'usage.txt',
+      ]),
+    );
+    const runner = await readCollectionFile(u.client, first.log_uuid, 'runner.txt');
+    for (const line of runner.trimEnd().split('\n')) expect(line).toMatch(STAMPED('.*'));
+  });
+
+  it('an identical request reuses the finished container', async () => {
+    const again = await createRequest(u.client, runRequest('echo hi > /out/x; echo done'));
+    expect(again.container_uuid).toBe(first.container_uuid);
+    const r = await final(again.uuid);
+    expect(await readCollectionFile(u.client, r.output_uuid, 'x')).toBe('hi\n');
+  });
+
+  it("the image's Env comes first, then the container's environment; cwd and a non-zero exit", async () => {
+    const cr = await createRequest(
+      u.client,
+      runRequest('echo "$IMAGE_VAR $MINE $(pwd)" > /out/env; exit 3', {
+        environment: { MINE: 'mine' },
+        cwd: '/out',
+      }),
+    );
+    const r = await final(cr.uuid);
+    const c = await getContainer(d.current, cr.container_uuid);
+    expect([c.state, c.exit_code]).toEqual(['Complete', 3]);
+    expect(r.output_uuid).toBeNull();
+    const log = await readCollectionFile(u.client, r.log_uuid, 'runner.txt');
+    expect(log).toMatch(/command exited with code 3/);
+  });
+});
+
+describe('stopping containers', () => {
+  it('priority 0 stops a running container; the request ends Final without output', async () => {
+    const cr = await createRequest(u.client, runRequest('echo started; sleep 300'));
+    await waitRequest(cr.uuid, () => true, 1);
+    const end = Date.now() + 60_000;
+    while ((await getContainer(d.current, cr.container_uuid)).state !== 'Running') {
+      if (Date.now() > end) throw new Error('never Running');
+      await new Promise((res) => setTimeout(res, 250));
+    }
+    const res = await u.client.request('PUT', `/svc/v1/container_requests/${cr.uuid}`, {
+      json: { container_request: { priority: 0 } },
+    });
+    expect(res.status).toBe(200);
+    const r = await final(cr.uuid);
+    const c = await getContainer(d.current, cr.container_uuid);
+    expect(c.state).toBe('Cancelled');
+    expect(r.output_uuid).toBeNull();
+    expect(await local.dispatcher.opts.backend.list()).not.toContain(cr.container_uuid);
+  });
+
+  it('a command running past max_run_time is stopped with its error', async () => {
+    const cr = await createRequest(
+      u.client,
+      runRequest('sleep 300', {
+        scheduling_parameters: { max_run_time: 1 },
+        container_count_max: 1,
+      }),
+    );
+    const r = await final(cr.uuid);
+    const c = await getContainer(d.current, cr.container_uuid);
+    expect(c.state).toBe('Cancelled');
+    expect(c.runtime_status.error).toBe('maximum run time exceeded');
+    expect(r.output_uuid).toBeNull();
+  });
+
+  it('a command allocating past ram ends Complete with 137 and the memory warning', async () => {
+    const ram = 64 * MiB;
+    const cr = await createRequest(
+      u.client,
+      runRequest('head -c 300000000 /dev/zero | tail > /dev/null', {
+        runtime_constraints: { ram, vcpus: 1 },
+        container_count_max: 1,
+      }),
+    );
+    await final(cr.uuid);
+    const c = await getContainer(d.current, cr.container_uuid);
+    expect([c.state, c.exit_code]).toEqual(['Complete', 137]);
+    expect(c.runtime_status.warning).toBe(`container exceeded its memory limit of ${ram} bytes`);
+  });
+});
