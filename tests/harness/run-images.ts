@@ -124,16 +124,20 @@ export async function collectionNames(client: SvcClient, id: string): Promise<st
   return [...parseManifestTree(rec.body.manifest_text).children.keys()].sort();
 }
 
-/** A local dispatcher with an admin token of its own and a state directory removed at the end. */
+/**
+ * A local dispatcher with an admin token of its own (or `token`: a restarted dispatcher keeps
+ * its token and state directory) and a state directory removed by `cleanup`.
+ */
 export async function startLocalDispatcher(
   d: TestDeployment,
   stateDir = mkdtempSync(join(tmpdir(), 'svc-dispatch-')),
   settings: Record<string, unknown> = {},
+  token?: string,
 ): Promise<{ dispatcher: Dispatcher; stateDir: string; token: string; cleanup: () => void }> {
-  const admin = await makeUser(d, { is_admin: true });
+  const admin = token ?? (await makeUser(d, { is_admin: true })).token;
   const dispatcher = await startDispatcher({
     apiHost: d.url,
-    token: admin.token,
+    token: admin,
     stateDir,
     settings: { Dispatch: { PollInterval: 1 }, LogUpdatePeriod: 1, UsagePeriod: 1, ...settings },
     log: () => undefined,
@@ -141,7 +145,7 @@ export async function startLocalDispatcher(
   return {
     dispatcher,
     stateDir,
-    token: admin.token,
+    token: admin,
     cleanup: () => rmSync(stateDir, { recursive: true, force: true }),
   };
 }

@@ -9,8 +9,10 @@ import {
   collectionNames,
   readCollectionFile,
   saveBusyboxImage,
+  saveFiles,
   startLocalDispatcher,
 } from '../harness/run-images';
+import { runSvc } from '../cli/run-svc';
 import { volumeDirs, withVolumes } from '../harness/storage';
 import { makeUser, type TestUser } from '../harness/users';
 
@@ -157,5 +159,105 @@ describe('stopping containers', () => {
     const c = await getContainer(d.current, cr.container_uuid);
     expect([c.state, c.exit_code]).toEqual(['Complete', 137]);
     expect(c.runtime_status.warning).toBe(`container exceeded its memory limit of ${ram} bytes`);
+  });
+});
+
+describe('output rules (containers.md §3)', () => {
+  it('writable collection mounts are copied into the output; read-only ones are spliced in and stay read-only', async () => {
+    const src = await saveFiles(u.client, { a: 'a1\n', b: 'b1\n' });
+    const ro = await saveFiles(u.client, { 'r.txt': 'r\n' });
+    const cr = await createRequest(
+      u.client,
+      runRequest(
+        'echo changed > /out/in/a; rm /out/in/b; (echo x > /out/ro/f) 2>/dev/null || echo refused > /out/status; echo a > /out/f; ln -s f /out/g',
+        {
+          mounts: {
+            '/out': { kind: 'tmp', capacity: 10 * MiB },
+            '/out/in': { kind: 'collection', portable_data_hash: src.pdh, writable: true },
+            '/out/ro': { kind: 'collection', portable_data_hash: ro.pdh },
+          },
+        },
+      ),
+    );
+    const r = await final(cr.uuid);
+    expect(r.output_uuid).toEqual(expect.any(String));
+    expect(await collectionNames(u.client, r.output_uuid)).toEqual([
+      'f',
+      'g',
+      'in',
+      'ro',
+      'status',
+    ]);
+    expect(await readCollectionFile(u.client, r.output_uuid, 'in/a')).toBe('changed\n');
+    await expect(readCollectionFile(u.client, r.output_uuid, 'in/b')).rejects.toThrow('not in');
+    expect(await readCollectionFile(u.client, r.output_uuid, 'ro/r.txt')).toBe('r\n');
+    expect(await readCollectionFile(u.client, r.output_uuid, 'status')).toBe('refused\n');
+    // a symlink inside the output is saved as the file it points to
+    expect(await readCollectionFile(u.client, r.output_uuid, 'g')).toBe('a\n');
+    // the source is unchanged
+    expect(await readCollectionFile(u.client, src.uuid, 'b')).toBe('b1\n');
+  });
+
+  it('a symlink escaping the output makes it invalid: Cancelled with the error naming it', async () => {
+    const cr = await createRequest(
+      u.client,
+      runRequest('ln -s /etc/passwd /out/bad', { container_count_max: 1 }),
+    );
+    const r = await final(cr.uuid);
+    const c = await getContainer(d.current, cr.container_uuid);
+    expect(c.state).toBe('Cancelled');
+    expect(c.runtime_status.error).toContain('/out/bad');
+    expect(r.output_uuid).toBeNull();
+  });
+});
+
+describe('restart (execution.md §2.5)', () => {
+  it('a dispatcher restarted while containers run finishes each once, none twice, none lost', async () => {
+    const crs = await Promise.all(
+      [1, 2].map((i) => createRequest(u.client, runRequest(`sleep 3; echo ${i} > /out/n`))),
+    );
+    const end = Date.now() + 60_000;
+    const states = async () =>
+      Promise.all(crs.map(async (cr) => (await getContainer(d.current, cr.container_uuid)).state));
+    while ((await states()).some((s) => s !== 'Running')) {
+      if (Date.now() > end) throw new Error('never Running');
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    // the dispatcher goes away while its runners keep running, then comes back with its
+    // token and state
+    await local.dispatcher.stop();
+    local = await startLocalDispatcher(d.current, local.stateDir, {}, local.token);
+    for (const [i, cr] of crs.entries()) {
+      const r = await final(cr.uuid);
+      const c = await getContainer(d.current, cr.container_uuid);
+      expect([c.state, c.exit_code, c.lock_count]).toEqual(['Complete', 0, 1]);
+      expect(await readCollectionFile(u.client, r.output_uuid, 'n')).toBe(`${i + 1}\n`);
+    }
+  });
+});
+
+describe('svc run and svc logs', () => {
+  it('svc run files a request, shows its log, and prints where the output is', async () => {
+    const run = await runSvc(
+      ['run', '--image', image, '--', 'sh', '-c', 'echo from-cli; echo out > /out/o'],
+      { SVC_API_HOST: d.current.url, SVC_API_TOKEN: u.token, HOME: '/nonexistent' },
+    );
+    expect(run.stderr).toMatch(/container Complete, exit code 0/);
+    expect(run.stdout).toMatch(STAMPED('from-cli'));
+    const output = /output: (\S+)/.exec(run.stdout)?.[1];
+    expect(await readCollectionFile(u.client, output!, 'o')).toBe('out\n');
+    expect(run.code).toBe(0);
+  });
+
+  it('svc logs follows a request until it ends', async () => {
+    const cr = await createRequest(u.client, runRequest('echo one; sleep 2; echo two'));
+    const logs = await runSvc(['logs', cr.uuid], {
+      SVC_API_HOST: d.current.url,
+      SVC_API_TOKEN: u.token,
+      HOME: '/nonexistent',
+    });
+    expect(logs.code).toBe(0);
+    expect(logs.stdout).toMatch(STAMPED('one'));
+    expect(logs.stdout).toMatch(STAMPED('two'));
   });
 });

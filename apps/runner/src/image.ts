@@ -206,18 +206,19 @@ export class ImageCache {
       remove(tmp);
       throw err;
     }
-    this.evict();
+    this.evict(dir);
     return { root: join(dir, 'root'), config, refused };
   }
 
-  private evict(): void {
+  /** Keeps `current` and the most recently used others, up to maxImages in all. */
+  private evict(current: string): void {
     const entries = readdirSync(this.cacheDir)
-      .filter((n) => !n.includes('.tmp-'))
+      .filter((n) => !n.includes('.tmp-') && join(this.cacheDir, n) !== current)
       .map((n) => ({
         path: join(this.cacheDir, n),
         used: statSync(join(this.cacheDir, n)).mtimeMs,
       }))
       .sort((a, b) => b.used - a.used);
-    for (const e of entries.slice(this.maxImages)) remove(e.path);
+    for (const e of entries.slice(this.maxImages - 1)) remove(e.path);
   }
 }

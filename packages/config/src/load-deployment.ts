@@ -58,6 +58,9 @@ function embeddedDefault(dataDir: string, env: ConfigEnv): LoadedConfig {
   notes.push(`blocks: ${blocksDir}`);
   const base = { clusterId, systemRootToken: rootToken, databaseUrl, blocksDir };
   const raw = singleClusterConfig({ ...base, ...developmentLogin(dataDir, base, env, notes) });
+  // containers run on this machine out of the box (execution.md §1)
+  const clusters = raw['Clusters'] as Record<string, Record<string, unknown>>;
+  clusters[clusterId]!['Containers'] = { Dispatch: { Backend: 'local' } };
   return { config: buildConfig(raw, { PORT: env.PORT }), notes };
 }
 

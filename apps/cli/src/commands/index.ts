@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import * as call from './call';
+import * as containerRun from './container-run';
 import * as create from './create';
 import * as del from './delete';
 import * as get from './get';
 import * as list from './list';
 import * as login from './login';
+import * as logs from './logs';
 import * as share from './share';
 import * as update from './update';
 import * as whoami from './whoami';
@@ -22,5 +24,7 @@ export const COMMANDS: readonly { register(program: Command): void }[] = [
   share,
   whoami,
   login,
+  containerRun,
+  logs,
   call,
 ];
