@@ -261,3 +261,36 @@ describe('svc run and svc logs', () => {
     expect(logs.stdout).toMatch(STAMPED('two'));
   });
 });
+
+describe('API access (execution.md §3.4, containers.md §7)', () => {
+  it('a container with API: true files a child request with its own token; the child has the parent priority', async () => {
+    const child = JSON.stringify({
+      container_request: {
+        command: ['sh', '-c', 'echo child > /out/c'],
+        container_image: image,
+        cwd: '/',
+        output_path: '/out',
+        mounts: { '/out': { kind: 'tmp', capacity: MiB } },
+        runtime_constraints: { ram: 64 * MiB, vcpus: 1 },
+        priority: 1,
+        state: 'Committed',
+      },
+    });
+    const script = [
+      `wget -q -O /out/child.json --header "Authorization: Bearer $SVC_API_TOKEN"`,
+      `--header "Content-Type: application/json" --post-data '${child}'`,
+      `"$SVC_API_HOST/svc/v1/container_requests"`,
+    ].join(' ');
+    const cr = await createRequest(
+      u.client,
+      runRequest(script, {
+        priority: 7,
+        runtime_constraints: { ram: 64 * MiB, vcpus: 1, API: true },
+      }),
+    );
+    const r = await final(cr.uuid);
+    const made = JSON.parse(await readCollectionFile(u.client, r.output_uuid, 'child.json'));
+    expect(made.requesting_container_uuid).toBe(cr.container_uuid);
+    expect(made.priority).toBe(7);
+  });
+});
