@@ -2,7 +2,8 @@
 // tests/bench/run.mjs (gateway/core throughput), lists.mjs (filter language on 1M collections),
 // permissions.mjs (permission model on 2M collections), storage.mjs (block upload/download
 // against cp, server memory under parallel uploads, garbage collection of 1M blocks) and
-// containers.mjs (commit and reuse on 1M containers). Intended as the root `pnpm bench`
+// containers.mjs (commit and reuse on 1M containers), execution.mjs (containers running on the
+// local backend: commit → Running/Final, runner RSS). Intended as the root `pnpm bench`
 // script: `pnpm build && node tests/bench/all.mjs`.
 //
 //   node tests/bench/all.mjs [--only=run,lists,permissions] [--continue]
@@ -23,6 +24,7 @@ const BENCHES = [
   { id: 'permissions', file: 'permissions.mjs' },
   { id: 'storage', file: 'storage.mjs' },
   { id: 'containers', file: 'containers.mjs' },
+  { id: 'execution', file: 'execution.mjs' },
 ];
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
