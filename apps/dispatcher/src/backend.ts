@@ -23,4 +23,6 @@ export interface Backend {
   stop(uuid: string): Promise<void>;
   /** Runners that ended since the last call (their tokens can go). */
   ended(): RunnerRecord[];
+  /** True when a runner ended since the last `ended()` (room may have been freed). */
+  changed(): boolean;
 }

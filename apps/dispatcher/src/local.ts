@@ -136,6 +136,10 @@ export class LocalBackend implements Backend {
     this.killTimers.set(uuid, t);
   }
 
+  changed(): boolean {
+    return this.gone.length > 0;
+  }
+
   ended(): RunnerRecord[] {
     return this.gone.splice(0);
   }

@@ -7,3 +7,4 @@ export { readTar } from './tar';
 export { timestamp } from './logs';
 export { CollectionStore } from './store';
 export type { Json } from './json';
+export { ApiClient, type ApiRequester, type ApiAnswer } from './http';

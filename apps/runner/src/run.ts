@@ -1,7 +1,7 @@
 import type { Json } from './json';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { SvcClient } from '@svc/client';
+import { ApiClient } from './http';
 import { serializeManifestTree, newDir, type FileNode } from '@svc/blocks';
 import { Cgroups } from './cgroup';
 import { ImageCache, type LoadedImage } from './image';
@@ -17,7 +17,7 @@ const LOG_FILES = ['stdout.txt', 'stderr.txt', 'runner.txt', 'usage.txt', 'conta
 
 /** One container's run, step by step (execution.md §3). */
 class Run {
-  private readonly admin: SvcClient;
+  private readonly admin: ApiClient;
   private readonly store: CollectionStore;
   private readonly logDir: string;
   private readonly runnerLog: LogFile;
@@ -33,16 +33,8 @@ class Run {
     readonly input: RunnerInput,
     readonly work: string,
   ) {
-    this.admin = new SvcClient({
-      host: input.apiHost,
-      token: input.recordToken,
-      insecure: input.insecure,
-    });
-    const own = new SvcClient({
-      host: input.apiHost,
-      token: input.containerToken,
-      insecure: input.insecure,
-    });
+    this.admin = new ApiClient(input.apiHost, input.recordToken, input.insecure);
+    const own = new ApiClient(input.apiHost, input.containerToken, input.insecure);
     this.store = new CollectionStore(own);
     this.logDir = join(work, 'logs');
     mkdirSync(this.logDir, { recursive: true });

@@ -1,7 +1,7 @@
 import type { Json } from './json';
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
-import type { SvcClient } from '@svc/client';
+import type { ApiRequester } from './http';
 import {
   newDir,
   dirAt,
@@ -19,7 +19,7 @@ const BLOCK_SIZE = 64 * 1024 * 1024;
  * runner reads (image, mounts) and writes (logs, output) with the container's own token.
  */
 export class CollectionStore {
-  constructor(readonly client: SvcClient) {}
+  constructor(readonly client: ApiRequester) {}
 
   private auth(): Record<string, string> {
     return this.client.token ? { authorization: `Bearer ${this.client.token}` } : {};
