@@ -133,6 +133,7 @@ export async function startLocalDispatcher(
   stateDir = mkdtempSync(join(tmpdir(), 'svc-dispatch-')),
   settings: Record<string, unknown> = {},
   token?: string,
+  backend: { backend?: string; slurmEnv?: NodeJS.ProcessEnv } = {},
 ): Promise<{ dispatcher: Dispatcher; stateDir: string; token: string; cleanup: () => void }> {
   const admin = token ?? (await makeUser(d, { is_admin: true })).token;
   const dispatcher = await startDispatcher({
@@ -141,6 +142,7 @@ export async function startLocalDispatcher(
     stateDir,
     settings: { Dispatch: { PollInterval: 1 }, LogUpdatePeriod: 1, UsagePeriod: 1, ...settings },
     log: () => undefined,
+    ...backend,
   });
   return {
     dispatcher,

@@ -17,6 +17,11 @@ import { volumeDirs, withVolumes } from '../harness/storage';
 import { makeUser, type TestUser } from '../harness/users';
 
 jest.setTimeout(90_000);
+// declared before the deployment's own hook, so that it runs first (hooks run in order)
+afterAll(async () => {
+  await local?.dispatcher.stop();
+  local?.cleanup();
+});
 const d = useDeployment(withVolumes(volumeDirs(1)));
 const STAMPED = (text: string) =>
   new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{9}Z ${text}$`, 'm');
@@ -30,10 +35,6 @@ beforeAll(async () => {
   image = await saveBusyboxImage(u.client);
   local = await startLocalDispatcher(d.current);
 }, 60_000);
-afterAll(async () => {
-  await local?.dispatcher.stop();
-  local?.cleanup();
-});
 
 /** A committed request running `script` in busybox's sh, with a tmp output at /out. */
 function runRequest(script: string, extra: Record<string, unknown> = {}) {

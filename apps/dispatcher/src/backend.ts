@@ -18,7 +18,14 @@ export interface Backend {
   neverFits(vcpus: number, ram: number): string | null;
   /** Whether it fits now beside the given runners. */
   fitsNow(vcpus: number, ram: number, running: RunnerRecord[]): boolean;
-  start(record: RunnerRecord, input: RunnerInput): Promise<void>;
+  /** Starts one runner; `container` is the record (priority, scheduling_parameters). */
+  start(
+    record: RunnerRecord,
+    input: RunnerInput,
+    container?: Record<string, unknown>,
+  ): Promise<void>;
+  /** Follows a priority change of a started container (Slurm: the queued job's nice). */
+  setPriority?(uuid: string, priority: bigint): Promise<void>;
   /** Asks a runner to stop (it cancels its container). */
   stop(uuid: string): Promise<void>;
   /** Runners that ended since the last call (their tokens can go). */

@@ -119,7 +119,14 @@ export class Dispatcher {
       query: {
         filters,
         ...(order ? { order } : {}),
-        select: ['uuid', 'state', 'priority', 'runtime_constraints', 'created_at'],
+        select: [
+          'uuid',
+          'state',
+          'priority',
+          'runtime_constraints',
+          'scheduling_parameters',
+          'created_at',
+        ],
         limit: 1000,
       },
     });
@@ -153,6 +160,7 @@ export class Dispatcher {
       const runner = runners.get(c['uuid']);
       if (!runner) await this.orphan(c);
       else if (BigInt(c['priority']) <= 0n) await backend.stop(c['uuid']);
+      else await backend.setPriority?.(c['uuid'], BigInt(c['priority']));
     }
     for (const uuid of runners.keys()) {
       if (!mineByUuid.has(uuid)) await backend.stop(uuid);
@@ -179,7 +187,7 @@ export class Dispatcher {
         waiting.add(c['uuid']);
         continue;
       }
-      const record = await this.launch(c['uuid'], vcpus, ram);
+      const record = await this.launch(c, vcpus, ram);
       if (record) active.push(record);
     }
     this.waiting = waiting;
@@ -198,7 +206,8 @@ export class Dispatcher {
   }
 
   /** Lock, then start exactly one runner; unlock when the start fails. */
-  private async launch(uuid: string, vcpus: number, ram: number): Promise<RunnerRecord | null> {
+  private async launch(c: Container, vcpus: number, ram: number): Promise<RunnerRecord | null> {
+    const uuid: string = c['uuid'];
     const locked = await this.api.lock(uuid);
     if (locked.status !== 200) return null; // another dispatcher took it, or it changed
     let recordTokenUuid = '';
@@ -226,7 +235,7 @@ export class Dispatcher {
         ...this.opts.settings,
       };
       const record: RunnerRecord = { uuid, recordTokenUuid, vcpus, ram };
-      await this.opts.backend.start(record, input);
+      await this.opts.backend.start(record, input, c);
       return record;
     } catch (err) {
       this.log(`cannot start ${uuid}: ${(err as Error).message}`);

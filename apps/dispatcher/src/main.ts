@@ -7,7 +7,8 @@ import { startDispatcher } from './start';
 /**
  * `svc-dispatcher`: a local dispatcher for the cluster at SVC_API_HOST, with the admin token
  * SVC_API_TOKEN. SVC_DISPATCH_DIR keeps its state (default: a directory per host and token
- * under the system's temporary directory, so a restart finds its runners again).
+ * under the system's temporary directory, so a restart finds its runners again);
+ * SVC_DISPATCH_BACKEND (`local` or `slurm`) overrides the cluster's Containers.Dispatch.Backend.
  */
 async function main(): Promise<void> {
   const apiHost = process.env['SVC_API_HOST'];
@@ -21,7 +22,14 @@ async function main(): Promise<void> {
   const insecure = ['1', 'true', 'yes'].includes(
     (process.env['SVC_API_HOST_INSECURE'] ?? '').toLowerCase(),
   );
-  const dispatcher = await startDispatcher({ apiHost, token, stateDir, insecure });
+  const backend = process.env['SVC_DISPATCH_BACKEND'];
+  const dispatcher = await startDispatcher({
+    apiHost,
+    token,
+    stateDir,
+    insecure,
+    ...(backend ? { backend } : {}),
+  });
   process.stderr.write(`svc-dispatcher: watching ${apiHost} (state in ${stateDir})\n`);
   const stop = () => void dispatcher.stop().then(() => process.exit(0));
   process.on('SIGTERM', stop);

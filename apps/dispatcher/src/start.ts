@@ -5,11 +5,13 @@ import { SvcClient } from '@svc/client';
 import { sandboxProblem } from '@svc/runner';
 import { Dispatcher } from './dispatcher';
 import { LocalBackend } from './local';
+import { SlurmBackend } from './slurm';
 
 /** The `Containers` keys a dispatcher uses (execution.md §1), as the public config has them. */
 export interface DispatcherSettings {
   Dispatch?: { Backend?: string; PollInterval?: number };
   Local?: { MaxVCPUs?: number; MaxRAM?: number };
+  Slurm?: { SbatchArguments?: string[]; ReserveExtraRAM?: number };
   LogUpdatePeriod?: number;
   LogBytesPerFile?: number;
   UsagePeriod?: number;
@@ -28,6 +30,10 @@ export async function startDispatcher(opts: {
   settings?: DispatcherSettings;
   blobSigningTTL?: number;
   log?: (line: string) => void;
+  /** `local` or `slurm`; default: the settings' Dispatch.Backend, or local. */
+  backend?: string;
+  /** Environment of the Slurm commands (SLURM_CONF …). */
+  slurmEnv?: NodeJS.ProcessEnv;
 }): Promise<Dispatcher> {
   const client = new SvcClient({
     host: opts.apiHost,
@@ -43,11 +49,20 @@ export async function startDispatcher(opts: {
     ttl ??= (res.body as Json).Collections?.BlobSigningTTL;
   }
   const s = settings ?? {};
-  const backend = new LocalBackend(
-    opts.stateDir,
-    s.Local?.MaxVCPUs || cpus().length,
-    s.Local?.MaxRAM || Math.floor(totalmem() * 0.9),
-  );
+  const kind = opts.backend ?? (s.Dispatch?.Backend === 'slurm' ? 'slurm' : 'local');
+  const backend =
+    kind === 'slurm'
+      ? new SlurmBackend({
+          stateDir: opts.stateDir,
+          sbatchArguments: s.Slurm?.SbatchArguments ?? [],
+          reserveExtraRAM: s.Slurm?.ReserveExtraRAM ?? 268435456,
+          ...(opts.slurmEnv ? { env: opts.slurmEnv } : {}),
+        })
+      : new LocalBackend(
+          opts.stateDir,
+          s.Local?.MaxVCPUs || cpus().length,
+          s.Local?.MaxRAM || Math.floor(totalmem() * 0.9),
+        );
   const dispatcher = new Dispatcher({
     backend,
     client,

@@ -4,8 +4,8 @@ import { SvcClient } from '@svc/client';
 import { startDispatcher, type Dispatcher } from '@svc/dispatcher';
 
 /**
- * The dispatcher that runs with the server when the home cluster's
- * `Containers.Dispatch.Backend` is `local` (the embedded default, execution.md §1): it gets
+ * The dispatcher that runs with the server unless the home cluster's
+ * `Containers.Dispatch.Backend` is `none` (local in the embedded default, execution.md §1): it gets
  * an admin token of its own, made with the root token at start, since a container's lock
  * records the token that took it.
  */
@@ -15,7 +15,7 @@ export async function startEmbeddedDispatcher(
   dataDir: string,
 ): Promise<{ dispatcher: Dispatcher; note: string } | null> {
   const home = config.Clusters[config.Gateway.HomeCluster];
-  if (!home || home.Containers.Dispatch.Backend !== 'local') return null;
+  if (!home || home.Containers.Dispatch.Backend === 'none') return null;
   const root = new SvcClient({ host: url, token: home.SystemRootToken });
   const res = await root.request('POST', '/svc/v1/api_client_authorizations', {
     json: { api_client_authorization: { scopes: ['all'] } },
@@ -31,5 +31,8 @@ export async function startEmbeddedDispatcher(
     blobSigningTTL: home.Collections.BlobSigningTTL,
     log: (line) => process.stderr.write(`dispatcher: ${line}\n`),
   });
-  return { dispatcher, note: `containers: local dispatcher (state in ${stateDir})` };
+  return {
+    dispatcher,
+    note: `containers: ${home.Containers.Dispatch.Backend} dispatcher (state in ${stateDir})`,
+  };
 }
