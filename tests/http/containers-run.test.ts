@@ -295,3 +295,87 @@ describe('API access (execution.md §3.4, containers.md §7)', () => {
     expect(made.priority).toBe(7);
   });
 });
+
+describe('failures the runner and dispatcher report (execution.md §2.2, §3)', () => {
+  it('a container larger than the whole capacity is cancelled with the capacity message', async () => {
+    const ram = 2 ** 50;
+    const cr = await createRequest(
+      u.client,
+      runRequest('true', { runtime_constraints: { ram, vcpus: 1 }, container_count_max: 1 }),
+    );
+    await final(cr.uuid);
+    const c = await getContainer(d.current, cr.container_uuid);
+    expect(c.state).toBe('Cancelled');
+    expect(c.runtime_status.error).toMatch(
+      new RegExp(
+        `^container requires 1 VCPUs and ${ram} bytes of RAM; the largest this cluster can run is \\d+ VCPUs and \\d+ bytes$`,
+      ),
+    );
+  });
+
+  it('an image collection without one .tar file cannot be loaded', async () => {
+    const bad = await saveFiles(u.client, { 'notes.txt': 'not an image' });
+    const cr = await createRequest(
+      u.client,
+      runRequest('true', { container_image: bad.pdh, container_count_max: 1 }),
+    );
+    await final(cr.uuid);
+    const c = await getContainer(d.current, cr.container_uuid);
+    expect(c.state).toBe('Cancelled');
+    expect(c.runtime_status.error).toBe(
+      `cannot load image ${bad.pdh}: the collection must hold exactly one .tar file`,
+    );
+  });
+
+  it('a keep mount is not supported in v1', async () => {
+    const cr = await createRequest(
+      u.client,
+      runRequest('true', {
+        mounts: { '/out': { kind: 'tmp', capacity: MiB }, '/keep': { kind: 'keep' } },
+        container_count_max: 1,
+      }),
+    );
+    await final(cr.uuid);
+    const c = await getContainer(d.current, cr.container_uuid);
+    expect([c.state, c.runtime_status.error]).toEqual([
+      'Cancelled',
+      'mount kind keep is not supported',
+    ]);
+  });
+
+  it('stdout redirected by a file mount goes to that file, not to the log', async () => {
+    const cr = await createRequest(
+      u.client,
+      runRequest('echo to-file; echo to-err >&2', {
+        mounts: {
+          '/out': { kind: 'tmp', capacity: MiB },
+          stdout: { kind: 'file', path: '/out/o.txt' },
+        },
+      }),
+    );
+    const r = await final(cr.uuid);
+    expect(await readCollectionFile(u.client, r.output_uuid, 'o.txt')).toBe('to-file\n');
+    expect(await readCollectionFile(u.client, r.log_uuid, 'stderr.txt')).toMatch(STAMPED('to-err'));
+    expect(await readCollectionFile(u.client, r.log_uuid, 'stdout.txt')).toBe('');
+  });
+});
+
+describe('several dispatchers (execution.md §2.6)', () => {
+  it('two dispatchers share a queue; the lock decides, each container runs once', async () => {
+    const other = await startLocalDispatcher(d.current);
+    try {
+      const crs = await Promise.all(
+        [1, 2, 3, 4].map((i) => createRequest(u.client, runRequest(`sleep 1; echo ${i} > /out/n`))),
+      );
+      for (const [i, cr] of crs.entries()) {
+        const r = await final(cr.uuid);
+        const c = await getContainer(d.current, cr.container_uuid);
+        expect([c.state, c.exit_code, c.lock_count]).toEqual(['Complete', 0, 1]);
+        expect(await readCollectionFile(u.client, r.output_uuid, 'n')).toBe(`${i + 1}\n`);
+      }
+    } finally {
+      await other.dispatcher.stop();
+      other.cleanup();
+    }
+  });
+});
