@@ -1,14 +1,17 @@
 // Execution benchmark (issue "containers actually run"), local backend only:
 //
 //   node tests/bench/execution.mjs            (after `pnpm build`)
-//   BENCH_RUNS=10 node tests/bench/execution.mjs
+//   BENCH_RUNS=10 BENCH_QUEUE=50 node tests/bench/execution.mjs
 //
 // Starts the embedded default (`pnpm start`'s launcher, with its local dispatcher) in a
 // temporary data directory, saves a one-layer busybox image (Debian's busybox-static), then
 // commits BENCH_RUNS requests running `true` one after another (each unique, so none is
 // reused) and reports commit → Running and commit → Final p50/p90, and the runner's own peak
-// RSS (VmHWM of the runner processes seen while they ran). Targets: commit → Running p50
-// ≤ 1 s with the image cached.
+// RSS (VmHWM of the runner processes seen while they ran). Then BENCH_QUEUE (default 1,000)
+// one-second containers (`sleep 1`, 1 VCPU each) are committed at once and the time until all
+// are Final is compared with the ideal BENCH_QUEUE / slots seconds (slots: the machine's cores,
+// the local backend's default MaxVCPUs). Targets: commit → Running p50 ≤ 1 s with the image
+// cached; the queue within 1.25× the ideal.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -23,6 +26,7 @@ const { writeTar, CollectionStore } = require(join(root, 'apps/runner/dist/index
 const { newDir, serializeManifestTree } = require(join(root, 'packages/blocks/dist/index.js'));
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const QUEUE = Number(process.env.BENCH_QUEUE ?? 1000);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
@@ -33,6 +37,7 @@ function archive() {
     { path: 'bin/busybox', data: readFileSync('/bin/busybox'), mode: 0o755 },
     { path: 'bin/sh', type: 'symlink', linkname: 'busybox' },
     { path: 'bin/true', type: 'symlink', linkname: 'busybox' },
+    { path: 'bin/sleep', type: 'symlink', linkname: 'busybox' },
   ]);
   const id = createHash('sha256').update(layer).digest('hex');
   const config = JSON.stringify({ config: { Env: ['PATH=/bin'] } });
@@ -60,6 +65,58 @@ function sampleRunners() {
       /* gone */
     }
   }
+}
+
+/** QUEUE one-second containers committed at once: seconds until all are Final, and the ratio. */
+async function queueRun(client, image) {
+  if (QUEUE <= 0) return {};
+  const tag = `bench-${Date.now()}`;
+  const slots = (await import('node:os')).cpus().length;
+  const t0 = performance.now();
+  for (let i = 0; i < QUEUE; i += 25) {
+    await Promise.all(
+      Array.from({ length: Math.min(25, QUEUE - i) }, (_, k) =>
+        client.request('POST', '/svc/v1/container_requests', {
+          json: {
+            container_request: {
+              name: `${tag}-${i + k}`,
+              command: ['sleep', '1', `${tag}-${i + k}`],
+              container_image: image,
+              cwd: '/',
+              output_path: '/out',
+              mounts: { '/out': { kind: 'tmp', capacity: 1000000 } },
+              runtime_constraints: { ram: 64 * 1024 * 1024, vcpus: 1 },
+              priority: 500,
+              state: 'Committed',
+            },
+          },
+        }),
+      ),
+    );
+  }
+  for (;;) {
+    const res = await client.request('GET', '/svc/v1/container_requests', {
+      query: {
+        filters: [
+          ['name', 'like', `${tag}-%`],
+          ['state', '=', 'Final'],
+        ],
+        limit: 0,
+        count: 'exact',
+      },
+    });
+    if (res.body.items_available >= QUEUE) break;
+    await sleep(500);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const ideal = QUEUE / slots;
+  return {
+    queue_containers: QUEUE,
+    queue_slots: slots,
+    queue_seconds: Math.round(seconds * 10) / 10,
+    queue_ideal_seconds: ideal,
+    queue_ratio: Math.round((seconds / ideal) * 100) / 100,
+  };
 }
 
 async function main() {
@@ -129,6 +186,7 @@ async function main() {
       }
     }
     clearInterval(sampler);
+    const queue = await queueRun(client, image);
     const peak = Math.max(...runnerPeaks.values());
     const line = {
       bench: 'execution',
@@ -138,6 +196,7 @@ async function main() {
       commit_to_final_p50_ms: Math.round(pct(final, 0.5)),
       commit_to_final_p90_ms: Math.round(pct(final, 0.9)),
       runner_peak_rss_mib: Math.round((peak / 1024 / 1024) * 10) / 10,
+      ...queue,
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   } finally {

@@ -89,15 +89,18 @@ class Run {
   saveLogs(final = false): Promise<void> {
     this.saving = this.saving.then(async () => {
       const root = newDir();
-      for (const name of LOG_FILES) {
-        let data: Buffer;
-        try {
-          data = readFileSync(join(this.logDir, name));
-        } catch {
-          continue;
-        }
-        root.children.set(name, await this.store.writeFile(data));
-      }
+      const files = await Promise.all(
+        LOG_FILES.map(async (name) => {
+          let data: Buffer;
+          try {
+            data = readFileSync(join(this.logDir, name));
+          } catch {
+            return null;
+          }
+          return [name, await this.store.writeFile(data)] as const;
+        }),
+      );
+      for (const f of files) if (f) root.children.set(f[0], f[1]);
       const manifest_text = serializeManifestTree(root);
       const record = this.logCollection
         ? await this.store.update(this.logCollection, { manifest_text })
@@ -289,7 +292,7 @@ class Run {
       );
       if (this.stopReason) throw new ContainerError('cancelled before start');
       c = await this.update({ state: 'Running', runtime_status: { activity: 'running' } });
-      await this.saveLogs();
+      // the first save comes after LogUpdatePeriod (or at the end of a shorter run)
       const code = await this.exec(c, image, mounts);
       if (this.stopReason === 'maxrun') {
         await this.finish({
