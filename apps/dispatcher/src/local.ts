@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import type { RunnerInput } from '@svc/runner';
+import { removeLeftoverCgroups, type RunnerInput } from '@svc/runner';
 import type { Backend, RunnerRecord } from './backend';
 
 interface LocalState extends RunnerRecord {
@@ -62,10 +62,7 @@ export class LocalBackend implements Backend {
         continue;
       }
       if (alive(state.pid, state.uuid)) out.set(state.uuid, state);
-      else {
-        rmSync(this.file(state.uuid), { force: true });
-        this.gone.push(state);
-      }
+      else this.forget(state);
     }
     return out;
   }
@@ -103,15 +100,23 @@ export class LocalBackend implements Backend {
     writeFileSync(this.file(record.uuid), JSON.stringify(state));
     child.unref();
     child.once('exit', () => {
-      if (existsSync(this.file(record.uuid))) {
-        rmSync(this.file(record.uuid), { force: true });
-        this.gone.push(record);
-      }
-      rmSync(join(this.stateDir, 'runners', `${record.uuid}.log`), { force: true });
-      rmSync(work, { recursive: true, force: true });
-      const t = this.killTimers.get(record.uuid);
-      if (t) clearTimeout(t);
+      if (existsSync(this.file(record.uuid))) this.forget(record);
     });
+  }
+
+  /** A runner that is gone: its files, work directory and any cgroups it left go too. */
+  private forget(record: RunnerRecord): void {
+    const uuid = record.uuid;
+    removeLeftoverCgroups(uuid);
+    rmSync(join(this.stateDir, 'work', uuid), { recursive: true, force: true });
+    // the state file goes last: while it exists, the runner counts as known
+    for (const ext of ['log', 'input', 'json']) {
+      rmSync(join(this.stateDir, 'runners', `${uuid}.${ext}`), { force: true });
+    }
+    const t = this.killTimers.get(uuid);
+    if (t) clearTimeout(t);
+    this.killTimers.delete(uuid);
+    this.gone.push(record);
   }
 
   async stop(uuid: string): Promise<void> {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { RunnerInput } from '@svc/runner';
+import { removeLeftoverCgroups, type RunnerInput } from '@svc/runner';
 import type { Backend, RunnerRecord } from './backend';
 
 const run = promisify(execFile);
@@ -78,6 +78,7 @@ export class SlurmBackend implements Backend {
       else {
         rmSync(this.file(r.uuid), { force: true });
         rmSync(join(this.opts.stateDir, 'work', r.uuid), { recursive: true, force: true });
+        removeLeftoverCgroups(r.uuid);
         const t = this.stopping.get(r.uuid);
         if (t) clearTimeout(t);
         this.stopping.delete(r.uuid);

@@ -1,4 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 const V1 = '/sys/fs/cgroup';
@@ -89,6 +96,40 @@ export class Cgroups {
       for (let i = 0; i < 20; i++) {
         try {
           rmdirSync(d);
+          break;
+        } catch {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Removes the groups a runner of container `uuid` left behind (a runner killed before its
+ * own cleanup), killing what is still in them.
+ */
+export function removeLeftoverCgroups(uuid: string): void {
+  for (const controller of ['memory', 'cpu']) {
+    const base = join(V1, controller, 'svc');
+    let names: string[];
+    try {
+      names = readdirSync(base).filter((n) => n.startsWith(`${uuid}-`));
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      const dir = join(base, n);
+      try {
+        for (const l of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n')) {
+          if (l) process.kill(Number(l), 'SIGKILL');
+        }
+      } catch {
+        /* gone */
+      }
+      for (let i = 0; i < 20; i++) {
+        try {
+          rmdirSync(dir);
           break;
         } catch {
           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);

@@ -8,3 +8,4 @@ export { timestamp } from './logs';
 export { CollectionStore } from './store';
 export type { Json } from './json';
 export { ApiClient, type ApiRequester, type ApiAnswer } from './http';
+export { removeLeftoverCgroups } from './cgroup';
