@@ -116,3 +116,44 @@ describe('the Slurm backend', () => {
     await until('no job left', async () => !slurm.jobs().some((l) => l.includes(uuid)), 30_000);
   });
 });
+
+describe('Slurm priorities', () => {
+  it("a queued job follows its container's priority through its nice value", async () => {
+    const jobInfo = (uuid: string) => {
+      const job = slurm.jobs().find((l) => l.split(' ')[1] === uuid);
+      if (!job) return '';
+      return execFileSync('scontrol', ['show', 'job', job.split(' ')[0]!], {
+        env: slurm.env,
+        encoding: 'utf8',
+      });
+    };
+    // A takes both CPUs of the node, so B's job waits in Slurm's queue
+    const a = await createRequest(
+      u.client,
+      runRequest('sleep 300', { runtime_constraints: { ram: 64 * MiB, vcpus: 2 } }),
+    );
+    await until(
+      'A Running',
+      async () => (await getContainer(d.current, a.container_uuid)).state === 'Running',
+    );
+    const b = await createRequest(
+      u.client,
+      runRequest('true', { runtime_constraints: { ram: 64 * MiB, vcpus: 2 } }),
+    );
+    await until('B submitted', async () => jobInfo(b.container_uuid).includes('Nice=1000'));
+    await u.client.request('PUT', `/svc/v1/container_requests/${b.uuid}`, {
+      json: { container_request: { priority: 500 } },
+    });
+    const c = await getContainer(d.current, b.container_uuid);
+    const nice = 1000 - Number(BigInt(c.priority) / 2n ** 50n);
+    expect(nice).toBe(501);
+    await until('nice updated', async () => jobInfo(b.container_uuid).includes(`Nice=${nice}`));
+    for (const r of [a, b]) {
+      await u.client.request('PUT', `/svc/v1/container_requests/${r.uuid}`, {
+        json: { container_request: { priority: 0 } },
+      });
+    }
+    for (const r of [a, b]) await final(r.uuid);
+    await until('no job left', async () => slurm.jobs().length === 0, 30_000);
+  });
+});

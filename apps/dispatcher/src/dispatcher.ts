@@ -195,7 +195,10 @@ export class Dispatcher {
 
   /** A container locked by this token with no runner (execution.md §2.5). */
   private async orphan(c: Container): Promise<void> {
-    if (c['state'] === 'Locked') {
+    if (c['state'] === 'Locked' && BigInt(c['priority']) <= 0n) {
+      // unlocking would requeue it: a cancelled Locked container ends here (§2.4)
+      await this.update(c['uuid'], { state: 'Cancelled' });
+    } else if (c['state'] === 'Locked') {
       await this.api.unlock(c['uuid']);
     } else {
       await this.update(c['uuid'], {
