@@ -84,6 +84,9 @@ describe('a container runs end to end (execution.md §3, §4)', () => {
         'usage.txt',
       ]),
     );
+    expect(await readCollectionFile(u.client, first.log_uuid, 'usage.txt')).toMatch(
+      STAMPED('cpu_seconds [\\d.]+ memory_bytes \\d+ memory_peak_bytes \\d+ processes \\d+'),
+    );
     const runner = await readCollectionFile(u.client, first.log_uuid, 'runner.txt');
     for (const line of runner.trimEnd().split('\n')) expect(line).toMatch(STAMPED('.*'));
   });

@@ -29,6 +29,28 @@ export class Cgroups {
     this.make('cpu', name, (dir) => {
       writeFileSync(join(dir, 'cpu.shares'), String(Math.max(2, Math.round(vcpus * 1024))));
     });
+    // accounting only: CPU seconds for usage.txt
+    this.make('cpuacct', name, () => undefined);
+  }
+
+  private read(controller: string, file: string): number | null {
+    const dir = this.dirs.find((d) => d.includes(`/${controller}/`));
+    if (!dir) return null;
+    try {
+      return Number(readFileSync(join(dir, file), 'utf8').trim());
+    } catch {
+      return null;
+    }
+  }
+
+  /** One usage sample: CPU seconds used so far, memory now and at its peak (bytes). */
+  usage(): { cpuSeconds: number | null; memory: number | null; memoryPeak: number | null } {
+    const ns = this.read('cpuacct', 'cpuacct.usage');
+    return {
+      cpuSeconds: ns === null ? null : Math.round(ns / 1e6) / 1e3,
+      memory: this.read('memory', 'memory.usage_in_bytes'),
+      memoryPeak: this.read('memory', 'memory.max_usage_in_bytes'),
+    };
   }
 
   private make(controller: string, name: string, setup: (dir: string) => void): void {
@@ -56,17 +78,6 @@ export class Cgroups {
       return Number(m?.[1] ?? 0) > 0;
     } catch {
       return false;
-    }
-  }
-
-  /** Peak memory use of the group in bytes, or null. */
-  memoryPeak(): number | null {
-    const dir = this.memoryDir();
-    if (!dir) return null;
-    try {
-      return Number(readFileSync(join(dir, 'memory.max_usage_in_bytes'), 'utf8'));
-    } catch {
-      return null;
     }
   }
 
@@ -110,7 +121,7 @@ export class Cgroups {
  * own cleanup), killing what is still in them.
  */
 export function removeLeftoverCgroups(uuid: string): void {
-  for (const controller of ['memory', 'cpu']) {
+  for (const controller of ['memory', 'cpu', 'cpuacct']) {
     const base = join(V1, controller, 'svc');
     let names: string[];
     try {

@@ -228,9 +228,11 @@ class Run {
     child.stderr?.on('data', (b: Buffer) => stderrLog.write(b));
     const usageLog = new LogFile(join(this.logDir, 'usage.txt'), this.input.logBytesPerFile);
     const sample = () => {
+      const u = this.cgroups?.usage();
       const pids = this.cgroups?.pids().length ?? 0;
+      const v = (x: number | null | undefined) => (x === null || x === undefined ? 'unknown' : x);
       usageLog.line(
-        `processes ${pids} memory_peak_bytes ${this.cgroups?.memoryPeak() ?? 'unknown'}`,
+        `cpu_seconds ${v(u?.cpuSeconds)} memory_bytes ${v(u?.memory)} memory_peak_bytes ${v(u?.memoryPeak)} processes ${pids}`,
       );
     };
     const timers = [
