@@ -133,7 +133,11 @@ export async function startLocalDispatcher(
   stateDir = mkdtempSync(join(tmpdir(), 'svc-dispatch-')),
   settings: Record<string, unknown> = {},
   token?: string,
-  backend: { backend?: string; slurmEnv?: NodeJS.ProcessEnv } = {},
+  backend: {
+    backend?: string;
+    slurmEnv?: NodeJS.ProcessEnv;
+    log?: (line: string) => void;
+  } = {},
 ): Promise<{ dispatcher: Dispatcher; stateDir: string; token: string; cleanup: () => void }> {
   const admin = token ?? (await makeUser(d, { is_admin: true })).token;
   const dispatcher = await startDispatcher({

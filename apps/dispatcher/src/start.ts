@@ -12,6 +12,7 @@ export interface DispatcherSettings {
   Dispatch?: { Backend?: string; PollInterval?: number };
   Local?: { MaxVCPUs?: number; MaxRAM?: number };
   Slurm?: { SbatchArguments?: string[]; ReserveExtraRAM?: number };
+  RuntimeEngine?: string;
   LogUpdatePeriod?: number;
   LogBytesPerFile?: number;
   UsagePeriod?: number;
@@ -69,7 +70,11 @@ export async function startDispatcher(opts: {
     pollInterval: s.Dispatch?.PollInterval ?? 2,
     cacheDir: join(opts.stateDir, 'images'),
     insecure: opts.insecure ?? false,
-    sandboxProblem: sandboxProblem(),
+    // only bubblewrap is built in so far: another engine locks nothing and says why
+    sandboxProblem:
+      (s.RuntimeEngine ?? 'bubblewrap') === 'bubblewrap'
+        ? sandboxProblem()
+        : `runtime engine ${s.RuntimeEngine} is not supported by this runner (bubblewrap is)`,
     settings: {
       ...(s.LogUpdatePeriod ? { logUpdatePeriod: s.LogUpdatePeriod } : {}),
       ...(s.LogBytesPerFile ? { logBytesPerFile: s.LogBytesPerFile } : {}),
