@@ -382,3 +382,20 @@ describe('several dispatchers (execution.md §2.6)', () => {
     }
   });
 });
+
+describe('secret mounts (execution.md §3.3)', () => {
+  it('are files for the command, never part of the output or of the runner logs', async () => {
+    const cr = await createRequest(
+      u.client,
+      runRequest('cat /out/s.txt > /out/copy', {
+        secret_mounts: { '/out/s.txt': { kind: 'text', content: 's3cret-value' } },
+      }),
+    );
+    const r = await final(cr.uuid);
+    expect(await collectionNames(u.client, r.output_uuid)).toEqual(['copy']);
+    expect(await readCollectionFile(u.client, r.output_uuid, 'copy')).toBe('s3cret-value');
+    for (const name of ['runner.txt', 'container.json', 'stdout.txt', 'stderr.txt']) {
+      expect(await readCollectionFile(u.client, r.log_uuid, name)).not.toContain('s3cret');
+    }
+  });
+});
