@@ -14,7 +14,7 @@ const common = {
   moduleNameMapper: {
     '^@svc/(errors|ids|config|contract|list-engine|client|http-kit|blocks|volumes)$':
       '<rootDir>/packages/$1/src',
-    '^@svc/(core|gateway|launcher|cli)$': '<rootDir>/apps/$1/src',
+    '^@svc/(core|gateway|launcher|cli|runner|dispatcher)$': '<rootDir>/apps/$1/src',
     '^@svc/tests/(.*)$': '<rootDir>/tests/$1',
   },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],

@@ -2,7 +2,8 @@
 // tests/bench/run.mjs (gateway/core throughput), lists.mjs (filter language on 1M collections),
 // permissions.mjs (permission model on 2M collections), storage.mjs (block upload/download
 // against cp, server memory under parallel uploads, garbage collection of 1M blocks) and
-// containers.mjs (commit and reuse on 1M containers), federation.mjs (federated lists and
+// containers.mjs (commit and reuse on 1M containers), execution.mjs (containers running on the
+// local backend: commit → Running/Final, runner RSS), federation.mjs (federated lists and
 // sibling GETs over three clusters), group-trash.mjs (trash and untrash of a project with
 // 100,000 descendants); optional, only with --only: contents.mjs (groups.contents on a
 // 1M-item project and a 10,000-project tree). Intended as the root `pnpm bench`
@@ -26,6 +27,7 @@ const BENCHES = [
   { id: 'permissions', file: 'permissions.mjs' },
   { id: 'storage', file: 'storage.mjs' },
   { id: 'containers', file: 'containers.mjs' },
+  { id: 'execution', file: 'execution.mjs' },
   { id: 'federation', file: 'federation.mjs' },
   { id: 'group-trash', file: 'group-trash.mjs' },
   // Optional: run with --only=contents (1M items seeded; several minutes).

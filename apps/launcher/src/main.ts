@@ -2,6 +2,7 @@ import { loadDeploymentConfig, runService, type Config } from '@svc/config';
 import { defaultLogger } from '@svc/core';
 import { gatewayLogger } from '@svc/gateway';
 import { startDeployment } from './deployment';
+import { startEmbeddedDispatcher } from './dispatch';
 
 /**
  * Where to log in with a browser when the login form can send it back to this gateway: the
@@ -28,15 +29,29 @@ runService(async () => {
     { core: defaultLogger(), gateway: gatewayLogger() },
     progress,
   );
+  const embedded = await startEmbeddedDispatcher(
+    config,
+    deployment.gateway.url,
+    process.env['SVC_DATA_DIR'] ?? './data',
+  ).catch(async (err) => {
+    await deployment.close();
+    throw err;
+  });
   const lines = [
     '',
     `svc is serving ${deployment.gateway.url}/`,
     `cluster: ${Object.keys(config.Clusters).join(', ')} (home ${config.Gateway.HomeCluster})`,
     ...notes,
+    ...(embedded ? [embedded.note] : []),
     ...loginNote(config, deployment.gateway.url),
     `discovery: ${deployment.gateway.url}/discovery/v1/apis/svc/v1/rest`,
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
-  return deployment;
+  return {
+    async close() {
+      await embedded?.dispatcher.stop();
+      await deployment.close();
+    },
+  };
 });

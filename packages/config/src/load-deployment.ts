@@ -69,6 +69,8 @@ function embeddedDefault(dataDir: string, env: ConfigEnv): LoadedConfig {
   notes.push(`management token (/_health, /metrics): in ${management.file}`);
   const home = (raw['Clusters'] as Record<string, Record<string, unknown>>)[clusterId]!;
   home['ManagementToken'] = management.value;
+  // containers run on this machine out of the box (execution.md §1)
+  home['Containers'] = { Dispatch: { Backend: 'local' } };
   return { config: buildConfig(raw, listenEnv(env)), notes };
 }
 

@@ -123,6 +123,40 @@ export const ClusterSchema = Type.Object(
       {
         MaxRetryAttempts: int(3, 'Default container_count_max', 1),
         MaxDispatchAttempts: int(10, 'Lock/unlock cycles before a container is cancelled', 1),
+        Dispatch: section(
+          {
+            Backend: Type.Union(
+              [Type.Literal('local'), Type.Literal('slurm'), Type.Literal('none')],
+              { default: 'none', description: 'Where containers run; none: no dispatcher starts' },
+            ),
+            PollInterval: int(2, 'Queue poll period, seconds', 1),
+          },
+          'The dispatcher started with the server (execution.md §1)',
+        ),
+        Local: section(
+          {
+            MaxVCPUs: int(0, "Capacity of the local backend; 0: the machine's cores"),
+            MaxRAM: int(0, "Capacity of the local backend, bytes; 0: 90% of the machine's memory"),
+          },
+          'Local backend',
+        ),
+        Slurm: section(
+          {
+            SbatchArguments: Type.Array(Type.String(), {
+              default: [],
+              description: 'Extra sbatch arguments for every job',
+            }),
+            ReserveExtraRAM: int(268435456, "Added to the container's ram in --mem, bytes"),
+          },
+          'Slurm backend',
+        ),
+        RuntimeEngine: Type.Union(
+          [Type.Literal('bubblewrap'), Type.Literal('podman'), Type.Literal('docker')],
+          { default: 'bubblewrap', description: 'How the runner isolates the command' },
+        ),
+        LogUpdatePeriod: int(10, 'Seconds between saves of a running log collection', 1),
+        LogBytesPerFile: int(67108864, 'Cap per log file, bytes', 1),
+        UsagePeriod: int(10, 'Seconds between resource usage samples', 1),
       },
       'Containers',
     ),

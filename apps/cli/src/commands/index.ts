@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import * as call from './call';
+import * as containerRun from './container-run';
 import * as create from './create';
 import * as del from './delete';
 import * as get from './get';
 import * as list from './list';
 import * as login from './login';
+import * as logs from './logs';
 import * as ls from './ls';
 import * as put from './put';
 import * as share from './share';
@@ -26,5 +28,7 @@ export const COMMANDS: readonly { register(program: Command): void }[] = [
   ls,
   whoami,
   login,
+  containerRun,
+  logs,
   call,
 ];

@@ -1,0 +1,256 @@
+import type { Json } from '@svc/runner';
+import { ContainerDispatch, type SvcClient } from '@svc/client';
+import { defaultSettings, type RunnerInput } from '@svc/runner';
+import type { Backend, RunnerRecord } from './backend';
+
+type Container = Json;
+
+export interface DispatcherOptions {
+  backend: Backend;
+  /** The dispatcher's own admin token. */
+  client: SvcClient;
+  pollInterval: number;
+  /** Milliseconds between quick looks at the queue's top (0: none). Default 500. */
+  quickInterval?: number;
+  cacheDir: string;
+  settings?: Partial<typeof defaultSettings>;
+  insecure?: boolean;
+  /** Why no container may be locked (sandbox missing), or null. */
+  sandboxProblem?: string | null;
+  log?: (line: string) => void;
+}
+
+/**
+ * One dispatcher (execution.md §2): a client of the public API and the dispatch endpoints
+ * only. Each poll reconciles the containers its token locked with the backend's runners,
+ * stops runners of containers whose priority dropped to 0, then locks and starts queued
+ * containers that fit, highest priority first.
+ */
+export class Dispatcher {
+  private readonly api: ContainerDispatch;
+  private tokenUuid = '';
+  private timer: NodeJS.Timeout | null = null;
+  private quickTimer: NodeJS.Timeout | null = null;
+  /** Queued containers the last poll left waiting (no room): a quick check skips them. */
+  private waiting = new Set<string>();
+  private ticking: Promise<void> | null = null;
+  private stopped = false;
+  private readonly log: (line: string) => void;
+
+  constructor(readonly opts: DispatcherOptions) {
+    this.api = new ContainerDispatch(opts.client);
+    this.log = opts.log ?? ((l) => process.stderr.write(`dispatcher: ${l}\n`));
+  }
+
+  private get client(): SvcClient {
+    return this.opts.client;
+  }
+
+  async start(): Promise<void> {
+    const me = await this.client.request('GET', '/svc/v1/api_client_authorizations/current');
+    if (me.status !== 200) throw new Error(`dispatcher token: ${me.status} ${me.text}`);
+    this.tokenUuid = (me.body as Container)['uuid'];
+    if (this.opts.sandboxProblem) this.log(`locks nothing: ${this.opts.sandboxProblem}`);
+    await this.tick();
+    this.schedule();
+    this.scheduleQuick();
+  }
+
+  /**
+   * Reacting sooner than PollInterval (execution.md §1 allows it): a cheap look at the top
+   * of the queue every `quickInterval`; a container the last poll did not see waiting there
+   * starts a poll at once.
+   */
+  private scheduleQuick(): void {
+    const ms = this.opts.quickInterval ?? 500;
+    if (this.stopped || ms <= 0 || this.opts.sandboxProblem) return;
+    this.quickTimer = setTimeout(() => {
+      void this.quickCheck()
+        .catch(() => undefined)
+        .finally(() => this.scheduleQuick());
+    }, ms);
+  }
+
+  private async quickCheck(): Promise<void> {
+    if (this.ticking) return;
+    if (this.opts.backend.changed()) return this.tick();
+    const res = await this.client.request('GET', '/svc/v1/containers', {
+      query: {
+        filters: [
+          ['state', '=', 'Queued'],
+          ['priority', '>', 0],
+        ],
+        order: ['priority desc', 'created_at asc'],
+        select: ['uuid'],
+        limit: 1,
+        count: 'none',
+      },
+    });
+    const top = (res.body as { items?: Container[] })?.items?.[0]?.['uuid'];
+    if (res.status === 200 && top && !this.waiting.has(top)) await this.tick();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      void this.tick().finally(() => this.schedule());
+    }, this.opts.pollInterval * 1000);
+  }
+
+  /** One poll; concurrent calls share it. */
+  tick(): Promise<void> {
+    if (!this.ticking) {
+      this.ticking = this.poll()
+        .catch((err) => this.log(`poll failed: ${(err as Error).message}`))
+        .finally(() => (this.ticking = null));
+    }
+    return this.ticking;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.quickTimer) clearTimeout(this.quickTimer);
+    await this.ticking;
+  }
+
+  private async list(filters: unknown[], order?: string[]): Promise<Container[]> {
+    const res = await this.client.request('GET', '/svc/v1/containers', {
+      query: {
+        filters,
+        ...(order ? { order } : {}),
+        select: [
+          'uuid',
+          'state',
+          'priority',
+          'runtime_constraints',
+          'scheduling_parameters',
+          'created_at',
+        ],
+        limit: 1000,
+      },
+    });
+    if (res.status !== 200) throw new Error(`listing containers: ${res.status} ${res.text}`);
+    return (res.body as { items: Container[] }).items;
+  }
+
+  private update(uuid: string, attrs: Record<string, unknown>) {
+    return this.client.request('PUT', `/svc/v1/containers/${uuid}`, {
+      json: { container: attrs },
+    });
+  }
+
+  private async poll(): Promise<void> {
+    const backend = this.opts.backend;
+    let runners: Map<string, RunnerRecord>;
+    try {
+      runners = await backend.list();
+    } catch (err) {
+      // a backend that cannot be asked changes nothing; the next poll tries again
+      this.log(`backend query failed: ${(err as Error).message}`);
+      return;
+    }
+    for (const r of backend.ended()) await this.dropToken(r.recordTokenUuid);
+    const mine = await this.list([
+      ['locked_by_uuid', '=', this.tokenUuid],
+      ['state', 'in', ['Locked', 'Running']],
+    ]);
+    const mineByUuid = new Map(mine.map((c) => [c['uuid'] as string, c]));
+    for (const c of mine) {
+      const runner = runners.get(c['uuid']);
+      if (!runner) await this.orphan(c);
+      else if (BigInt(c['priority']) <= 0n) await backend.stop(c['uuid']);
+      else await backend.setPriority?.(c['uuid'], BigInt(c['priority']));
+    }
+    for (const uuid of runners.keys()) {
+      if (!mineByUuid.has(uuid)) await backend.stop(uuid);
+    }
+    if (this.opts.sandboxProblem || this.stopped) return;
+    const active = [...runners.values()].filter((r) => mineByUuid.has(r.uuid));
+    const queue = await this.list(
+      [
+        ['state', '=', 'Queued'],
+        ['priority', '>', 0],
+      ],
+      ['priority desc', 'created_at asc'],
+    );
+    const waiting = new Set<string>();
+    for (const c of queue) {
+      const vcpus = Number(c['runtime_constraints']?.['vcpus'] ?? 1);
+      const ram = Number(c['runtime_constraints']?.['ram'] ?? 0);
+      const never = backend.neverFits(vcpus, ram);
+      if (never) {
+        await this.update(c['uuid'], { state: 'Cancelled', runtime_status: { error: never } });
+        continue;
+      }
+      if (!backend.fitsNow(vcpus, ram, active)) {
+        waiting.add(c['uuid']);
+        continue;
+      }
+      const record = await this.launch(c, vcpus, ram);
+      if (record) active.push(record);
+    }
+    this.waiting = waiting;
+  }
+
+  /** A container locked by this token with no runner (execution.md §2.5). */
+  private async orphan(c: Container): Promise<void> {
+    if (c['state'] === 'Locked' && BigInt(c['priority']) <= 0n) {
+      // unlocking would requeue it: a cancelled Locked container ends here (§2.4)
+      await this.update(c['uuid'], { state: 'Cancelled' });
+    } else if (c['state'] === 'Locked') {
+      await this.api.unlock(c['uuid']);
+    } else {
+      await this.update(c['uuid'], {
+        state: 'Cancelled',
+        runtime_status: { error: 'runner exited without finishing the container' },
+      });
+    }
+  }
+
+  /** Lock, then start exactly one runner; unlock when the start fails. */
+  private async launch(c: Container, vcpus: number, ram: number): Promise<RunnerRecord | null> {
+    const uuid: string = c['uuid'];
+    const locked = await this.api.lock(uuid);
+    if (locked.status !== 200) return null; // another dispatcher took it, or it changed
+    let recordTokenUuid = '';
+    try {
+      const auth = await this.api.auth(uuid);
+      if (auth.status !== 200) throw new Error(`container token: ${auth.status} ${auth.text}`);
+      const own = auth.body as Container;
+      const scoped = await this.client.request('POST', '/svc/v1/api_client_authorizations', {
+        json: {
+          api_client_authorization: {
+            scopes: [`GET /svc/v1/containers/${uuid}`, `PATCH /svc/v1/containers/${uuid}`],
+          },
+        },
+      });
+      if (scoped.status !== 200) throw new Error(`runner token: ${scoped.status} ${scoped.text}`);
+      const rec = scoped.body as Container;
+      recordTokenUuid = rec['uuid'];
+      const input: RunnerInput = {
+        apiHost: this.client.baseUrl,
+        insecure: this.opts.insecure ?? false,
+        containerToken: `v2/${own['uuid']}/${own['api_token']}`,
+        recordToken: `v2/${rec['uuid']}/${rec['api_token']}`,
+        cacheDir: this.opts.cacheDir,
+        ...defaultSettings,
+        ...this.opts.settings,
+      };
+      const record: RunnerRecord = { uuid, recordTokenUuid, vcpus, ram };
+      await this.opts.backend.start(record, input, c);
+      return record;
+    } catch (err) {
+      this.log(`cannot start ${uuid}: ${(err as Error).message}`);
+      if (recordTokenUuid) await this.dropToken(recordTokenUuid);
+      await this.api.unlock(uuid);
+      return null;
+    }
+  }
+
+  private async dropToken(uuid: string): Promise<void> {
+    await this.client
+      .request('DELETE', `/svc/v1/api_client_authorizations/${uuid}`)
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,151 @@
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+
+const V1 = '/sys/fs/cgroup';
+
+/**
+ * Memory and CPU limits of one container through cgroup v1 groups (this machine kind has
+ * cgroups v1). Where a group cannot be made the limit is missing and `notes` says so.
+ */
+export class Cgroups {
+  readonly procsFiles: string[] = [];
+  readonly notes: string[] = [];
+  private readonly dirs: string[] = [];
+
+  constructor(name: string, ram: number, vcpus: number) {
+    this.make('memory', name, (dir) => {
+      writeFileSync(join(dir, 'memory.limit_in_bytes'), String(ram));
+      // swap would let a process go past its limit unnoticed
+      if (existsSync(join(dir, 'memory.memsw.limit_in_bytes')))
+        writeFileSync(join(dir, 'memory.memsw.limit_in_bytes'), String(ram));
+    });
+    this.make('cpu', name, (dir) => {
+      writeFileSync(join(dir, 'cpu.shares'), String(Math.max(2, Math.round(vcpus * 1024))));
+    });
+    // accounting only: CPU seconds for usage.txt
+    this.make('cpuacct', name, () => undefined);
+  }
+
+  private read(controller: string, file: string): number | null {
+    const dir = this.dirs.find((d) => d.includes(`/${controller}/`));
+    if (!dir) return null;
+    try {
+      return Number(readFileSync(join(dir, file), 'utf8').trim());
+    } catch {
+      return null;
+    }
+  }
+
+  /** One usage sample: CPU seconds used so far, memory now and at its peak (bytes). */
+  usage(): { cpuSeconds: number | null; memory: number | null; memoryPeak: number | null } {
+    const ns = this.read('cpuacct', 'cpuacct.usage');
+    return {
+      cpuSeconds: ns === null ? null : Math.round(ns / 1e6) / 1e3,
+      memory: this.read('memory', 'memory.usage_in_bytes'),
+      memoryPeak: this.read('memory', 'memory.max_usage_in_bytes'),
+    };
+  }
+
+  private make(controller: string, name: string, setup: (dir: string) => void): void {
+    const dir = join(V1, controller, 'svc', name);
+    try {
+      mkdirSync(dir, { recursive: true });
+      this.dirs.push(dir);
+      setup(dir);
+      this.procsFiles.push(join(dir, 'cgroup.procs'));
+    } catch (err) {
+      this.notes.push(`no ${controller} limit: ${(err as Error).message}`);
+    }
+  }
+
+  private memoryDir(): string | undefined {
+    return this.dirs.find((d) => d.includes('/memory/'));
+  }
+
+  /** True when the kernel killed a process of the group for memory. */
+  oomKilled(): boolean {
+    const dir = this.memoryDir();
+    if (!dir) return false;
+    try {
+      const m = /oom_kill (\d+)/.exec(readFileSync(join(dir, 'memory.oom_control'), 'utf8'));
+      return Number(m?.[1] ?? 0) > 0;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Every process still in the group. */
+  pids(): number[] {
+    const out = new Set<number>();
+    for (const f of this.procsFiles) {
+      try {
+        for (const l of readFileSync(f, 'utf8').split('\n')) if (l) out.add(Number(l));
+      } catch {
+        /* group gone */
+      }
+    }
+    return [...out];
+  }
+
+  /** Kills what is left and removes the groups. */
+  remove(): void {
+    for (const pid of this.pids()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    for (const d of this.dirs) {
+      for (let i = 0; i < 20; i++) {
+        try {
+          rmdirSync(d);
+          break;
+        } catch {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Removes the groups a runner of container `uuid` left behind (a runner killed before its
+ * own cleanup), killing what is still in them.
+ */
+export function removeLeftoverCgroups(uuid: string): void {
+  for (const controller of ['memory', 'cpu', 'cpuacct']) {
+    const base = join(V1, controller, 'svc');
+    let names: string[];
+    try {
+      names = readdirSync(base).filter((n) => n.startsWith(`${uuid}-`));
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      const dir = join(base, n);
+      try {
+        for (const l of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n')) {
+          if (l) process.kill(Number(l), 'SIGKILL');
+        }
+      } catch {
+        /* gone */
+      }
+      for (let i = 0; i < 20; i++) {
+        try {
+          rmdirSync(dir);
+          break;
+        } catch {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+import { readFileSync, rmSync } from 'node:fs';
+import { runContainer } from './run';
+import type { RunnerInput } from './settings';
+
+/**
+ * `svc-runner <container uuid> <input file> <work dir>`: runs one container. The input
+ * file (tokens and settings) is read and removed at once.
+ */
+async function main(): Promise<void> {
+  const [uuid, inputFile, work] = process.argv.slice(2);
+  if (!uuid || !inputFile || !work) {
+    process.stderr.write('usage: svc-runner <container uuid> <input file> <work dir>\n');
+    process.exit(2);
+  }
+  const input = JSON.parse(readFileSync(inputFile, 'utf8')) as RunnerInput;
+  rmSync(inputFile, { force: true });
+  const code = await runContainer(uuid, input, work);
+  process.exit(code);
+}
+
+main().catch((err) => {
+  process.stderr.write(`runner: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

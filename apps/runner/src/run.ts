@@ -1,0 +1,388 @@
+import type { Json } from './json';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { ApiClient } from './http';
+import { serializeManifestTree, newDir, type FileNode } from '@svc/blocks';
+import { Cgroups } from './cgroup';
+import { ImageCache, type LoadedImage } from './image';
+import { LogFile } from './logs';
+import { ContainerError, prepareMounts, type PreparedMounts } from './mounts';
+import { OutputSaver } from './output';
+import { startSandbox, userOf } from './sandbox';
+import type { RunnerInput } from './settings';
+import { CollectionStore } from './store';
+
+type Container = Json;
+const LOG_FILES = ['stdout.txt', 'stderr.txt', 'runner.txt', 'usage.txt', 'container.json'];
+
+/** One container's run, step by step (execution.md §3). */
+class Run {
+  private readonly admin: ApiClient;
+  private readonly store: CollectionStore;
+  private readonly logDir: string;
+  private readonly runnerLog: LogFile;
+  private logCollection: string | null = null;
+  private logPdh: string | null = null;
+  private stopReason: 'cancel' | 'maxrun' | null = null;
+  private child: ReturnType<typeof startSandbox> | null = null;
+  private cgroups: Cgroups | null = null;
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly uuid: string,
+    readonly input: RunnerInput,
+    readonly work: string,
+  ) {
+    this.admin = new ApiClient(input.apiHost, input.recordToken, input.insecure);
+    const own = new ApiClient(input.apiHost, input.containerToken, input.insecure);
+    this.store = new CollectionStore(own);
+    this.logDir = join(work, 'logs');
+    mkdirSync(this.logDir, { recursive: true });
+    this.runnerLog = new LogFile(join(this.logDir, 'runner.txt'), input.logBytesPerFile);
+  }
+
+  note(text: string): void {
+    this.runnerLog.line(text);
+  }
+
+  async update(attrs: Record<string, unknown>): Promise<Container> {
+    const res = await this.admin.request('PUT', `/svc/v1/containers/${this.uuid}`, {
+      json: { container: attrs },
+    });
+    if (res.status !== 200) throw new Error(`updating the container: ${res.status} ${res.text}`);
+    return res.body as Container;
+  }
+
+  async container(): Promise<Container> {
+    const res = await this.admin.request('GET', `/svc/v1/containers/${this.uuid}`);
+    if (res.status !== 200) throw new Error(`reading the container: ${res.status} ${res.text}`);
+    return res.body as Container;
+  }
+
+  /** The image root, from the cache or unpacked from its collection's one `.tar` file. */
+  async loadImage(pdh: string): Promise<LoadedImage> {
+    const cache = new ImageCache(this.input.cacheDir);
+    const hit = cache.lookup(pdh);
+    if (hit) {
+      this.note(`image ${pdh} found in the cache`);
+      return hit;
+    }
+    try {
+      const tree = await this.store.tree(pdh);
+      const tars = [...tree.children].filter(
+        ([n, node]) => node.kind === 'file' && n.endsWith('.tar'),
+      );
+      if (tars.length !== 1 || tree.children.size !== 1) {
+        throw new Error('the collection must hold exactly one .tar file');
+      }
+      const archive = await this.store.readFile(tars[0]![1] as FileNode);
+      this.note(`image archive ${tars[0]![0]} read (${archive.length} bytes), unpacking`);
+      const image = cache.store(pdh, archive);
+      for (const r of image.refused) this.note(`image entry refused (leaves the root): ${r}`);
+      return image;
+    } catch (err) {
+      throw new ContainerError(`cannot load image ${pdh}: ${(err as Error).message}`);
+    }
+  }
+
+  /** Saves the log files as the log collection and sets the container's `log`. */
+  saveLogs(final = false): Promise<void> {
+    this.saving = this.saving.then(async () => {
+      const root = newDir();
+      const files = await Promise.all(
+        LOG_FILES.map(async (name) => {
+          let data: Buffer;
+          try {
+            data = readFileSync(join(this.logDir, name));
+          } catch {
+            return null;
+          }
+          return [name, await this.store.writeFile(data)] as const;
+        }),
+      );
+      for (const f of files) if (f) root.children.set(f[0], f[1]);
+      const manifest_text = serializeManifestTree(root);
+      const record = this.logCollection
+        ? await this.store.update(this.logCollection, { manifest_text })
+        : await this.store.create({
+            name: `Log of container ${this.uuid}`,
+            manifest_text,
+            properties: { type: 'log', container_uuid: this.uuid },
+          });
+      this.logCollection = record['uuid'];
+      if (record['portable_data_hash'] !== this.logPdh) {
+        this.logPdh = record['portable_data_hash'];
+        if (!final) await this.update({ log: this.logPdh });
+      }
+    });
+    return this.saving.catch((err) =>
+      this.note(`saving the log failed: ${(err as Error).message}`),
+    );
+  }
+
+  /** Collections of a final container expire once the requests have their copies (§3.5). */
+  async expire(uuids: string[]): Promise<void> {
+    const at = new Date(Date.now() + this.input.blobSigningTTL * 1000).toISOString();
+    for (const uuid of uuids) {
+      await this.store.update(uuid, { trash_at: at, delete_at: at }).catch(() => undefined);
+    }
+  }
+
+  env(c: Container, image: LoadedImage): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const kv of image.config.Env) {
+      const eq = kv.indexOf('=');
+      if (eq > 0) env[kv.slice(0, eq)] = kv.slice(eq + 1);
+    }
+    Object.assign(env, c['environment'] ?? {});
+    if (c['runtime_constraints']?.['API']) {
+      const url = new URL(this.input.apiHost);
+      env['SVC_API_HOST'] = url.protocol === 'http:' ? this.input.apiHost : url.host;
+      env['SVC_API_TOKEN'] = this.input.containerToken;
+      env['SVC_API_HOST_INSECURE'] = this.input.insecure ? '1' : '0';
+    }
+    if (!env['PATH']) env['PATH'] = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+    return env;
+  }
+
+  /** SIGTERM to the runner, or max_run_time: stop the command (SIGKILL after 5 s). */
+  stop(reason: 'cancel' | 'maxrun'): void {
+    if (this.stopReason) return;
+    this.stopReason = reason;
+    this.note(
+      reason === 'cancel'
+        ? 'cancel requested: stopping the command'
+        : 'maximum run time exceeded: stopping the command',
+    );
+    const pid = this.child?.pid;
+    if (!pid) return;
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
+    setTimeout(() => {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+      for (const p of this.cgroups?.pids() ?? []) {
+        try {
+          process.kill(p, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
+    }, 5000).unref();
+  }
+
+  /** Runs the command; answers its exit code (128 + n for a signal n). */
+  async exec(c: Container, image: LoadedImage, mounts: PreparedMounts): Promise<number> {
+    const rc = c['runtime_constraints'] ?? {};
+    this.cgroups = new Cgroups(
+      `${this.uuid}-${process.pid}`,
+      Number(rc['ram'] ?? 0) || 2 ** 40,
+      Number(rc['vcpus'] ?? 1),
+    );
+    for (const n of this.cgroups.notes) this.note(n);
+    const { uid, gid } = userOf(image.root, image.config.User);
+    const cwd = posix.isAbsolute(c['cwd'] ?? '')
+      ? c['cwd']
+      : posix.join(image.config.WorkingDir || '/', c['cwd'] ?? '');
+    const fds: number[] = [];
+    const open = (p: string | null, flags: string): number | null => {
+      if (!p) return null;
+      const fd = openSync(p, flags);
+      fds.push(fd);
+      return fd;
+    };
+    const stdin = open(mounts.stdin, 'r') ?? 'ignore';
+    const stdoutFd = open(mounts.stdout, 'w');
+    const stderrFd = open(mounts.stderr, 'w');
+    const stdoutLog = new LogFile(join(this.logDir, 'stdout.txt'), this.input.logBytesPerFile);
+    const stderrLog = new LogFile(join(this.logDir, 'stderr.txt'), this.input.logBytesPerFile);
+    this.note(`running ${JSON.stringify(c['command'])} in ${cwd} as ${uid}:${gid}`);
+    const child = startSandbox(
+      {
+        root: image.root,
+        mounts: mounts.mounts,
+        cwd,
+        env: this.env(c, image),
+        command: c['command'],
+        network: Boolean(rc['API']),
+        uid,
+        gid,
+        cgroupProcs: this.cgroups.procsFiles,
+      },
+      { stdin, stdout: stdoutFd ?? 'pipe', stderr: stderrFd ?? 'pipe' },
+    );
+    this.child = child;
+    if (this.stopReason) {
+      // asked to stop while the sandbox was starting: stop it now
+      const reason = this.stopReason;
+      this.stopReason = null;
+      this.stop(reason);
+    }
+    child.stdout?.on('data', (b: Buffer) => stdoutLog.write(b));
+    child.stderr?.on('data', (b: Buffer) => stderrLog.write(b));
+    const usageLog = new LogFile(join(this.logDir, 'usage.txt'), this.input.logBytesPerFile);
+    const sample = () => {
+      const u = this.cgroups?.usage();
+      const pids = this.cgroups?.pids().length ?? 0;
+      const v = (x: number | null | undefined) => (x === null || x === undefined ? 'unknown' : x);
+      usageLog.line(
+        `cpu_seconds ${v(u?.cpuSeconds)} memory_bytes ${v(u?.memory)} memory_peak_bytes ${v(u?.memoryPeak)} processes ${pids}`,
+      );
+    };
+    const timers = [
+      setInterval(sample, this.input.usagePeriod * 1000),
+      setInterval(() => void this.saveLogs(), this.input.logUpdatePeriod * 1000),
+    ];
+    const maxRun = Number(c['scheduling_parameters']?.['max_run_time'] ?? 0);
+    if (maxRun > 0) timers.push(setTimeout(() => this.stop('maxrun'), maxRun * 1000));
+    const code = await new Promise<number>((resolve) => {
+      child.on('error', (err) => {
+        this.note(`cannot start the sandbox: ${err.message}`);
+        resolve(127);
+      });
+      child.on('close', (code, signal) => {
+        const signals: Record<string, number> = { SIGKILL: 9, SIGTERM: 15, SIGINT: 2, SIGHUP: 1 };
+        resolve(code ?? 128 + (signal ? (signals[signal] ?? 0) : 0));
+      });
+    });
+    timers.forEach((t) => clearInterval(t));
+    sample();
+    stdoutLog.end();
+    stderrLog.end();
+    usageLog.end();
+    fds.forEach((fd) => closeSync(fd));
+    this.note(`command exited with code ${code}`);
+    return code;
+  }
+
+  async finish(attrs: Record<string, unknown>): Promise<void> {
+    this.runnerLog.end();
+    await this.saveLogs(true);
+    if (this.logPdh) attrs['log'] = this.logPdh;
+    await this.update(attrs);
+    if (this.logCollection) await this.expire([this.logCollection]);
+  }
+
+  async run(): Promise<number> {
+    process.on('SIGTERM', () => this.stop('cancel'));
+    process.on('SIGINT', () => this.stop('cancel'));
+    let c = await this.container();
+    const { secret_mounts: _s, ...visible } = c;
+    writeFileSync(join(this.logDir, 'container.json'), JSON.stringify(visible, null, 2));
+    this.note(`runner started for container ${this.uuid} (pid ${process.pid})`);
+    try {
+      await this.update({ runtime_status: { activity: 'loading image' } });
+      const image = await this.loadImage(c['container_image']);
+      const secrets = await this.store.client.request(
+        'GET',
+        `/svc/v1/containers/${this.uuid}/secret_mounts`,
+      );
+      const secretMounts =
+        secrets.status === 200 ? ((secrets.body as Json)['secret_mounts'] ?? {}) : {};
+      const mounts = await prepareMounts(
+        this.store,
+        this.work,
+        c['mounts'] ?? {},
+        secretMounts,
+        c['output_path'],
+      );
+      if (this.stopReason) throw new ContainerError('cancelled before start');
+      c = await this.update({ state: 'Running', runtime_status: { activity: 'running' } });
+      // the first save comes after LogUpdatePeriod (or at the end of a shorter run)
+      const code = await this.exec(c, image, mounts);
+      if (this.stopReason === 'maxrun') {
+        await this.finish({
+          state: 'Cancelled',
+          exit_code: code,
+          runtime_status: { error: 'maximum run time exceeded' },
+        });
+        return 0;
+      }
+      if (this.stopReason === 'cancel') {
+        await this.finish({
+          state: 'Cancelled',
+          exit_code: code,
+          runtime_status: { activity: 'cancelled' },
+        });
+        return 0;
+      }
+      const status: Record<string, string> = { activity: 'saving output' };
+      const ram = c['runtime_constraints']?.['ram'];
+      if (this.cgroups?.oomKilled()) {
+        status['warning'] = `container exceeded its memory limit of ${ram} bytes`;
+        this.note(status['warning']);
+      }
+      await this.update({ runtime_status: status });
+      let output: string | null = null;
+      if (mounts.outputDir) {
+        try {
+          const saver = new OutputSaver(
+            this.store,
+            c['output_path'],
+            mounts.outputDir,
+            mounts.mounts,
+          );
+          const manifest_text = await saver.manifest();
+          const out = await this.store.create({
+            name: `Output of container ${this.uuid}`,
+            manifest_text,
+            properties: { type: 'output', container_uuid: this.uuid },
+          });
+          output = out['portable_data_hash'];
+          this.note(`output saved: ${output}`);
+          await this.expire([out['uuid']]);
+        } catch (err) {
+          if (!(err instanceof ContainerError)) throw err;
+          this.note(`invalid output: ${err.message}`);
+          await this.finish({
+            state: 'Cancelled',
+            exit_code: code,
+            runtime_status: { error: err.message },
+          });
+          return 0;
+        }
+      }
+      const { activity: _a, ...rest } = status;
+      await this.finish({
+        state: 'Complete',
+        exit_code: code,
+        ...(output ? { output } : {}),
+        runtime_status: rest,
+      });
+      return 0;
+    } catch (err) {
+      const message =
+        err instanceof ContainerError ? err.message : `runner failed: ${(err as Error).message}`;
+      this.note(message);
+      const current = await this.container().catch(() => null);
+      if (current && (current['state'] === 'Locked' || current['state'] === 'Running')) {
+        await this.finish({ state: 'Cancelled', runtime_status: { error: message } }).catch((e) =>
+          process.stderr.write(`runner: ${(e as Error).message}\n`),
+        );
+      }
+      return err instanceof ContainerError ? 0 : 1;
+    } finally {
+      this.cgroups?.remove();
+    }
+  }
+}
+
+/** Runs container `uuid` in `work` (removed at the end); answers the runner's exit code. */
+export async function runContainer(
+  uuid: string,
+  input: RunnerInput,
+  work: string,
+): Promise<number> {
+  mkdirSync(work, { recursive: true });
+  try {
+    return await new Run(uuid, input, work).run();
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,210 @@
+// Execution benchmark (issue "containers actually run"), local backend only:
+//
+//   node tests/bench/execution.mjs            (after `pnpm build`)
+//   BENCH_RUNS=10 BENCH_QUEUE=50 node tests/bench/execution.mjs
+//
+// Starts the embedded default (`pnpm start`'s launcher, with its local dispatcher) in a
+// temporary data directory, saves a one-layer busybox image (Debian's busybox-static), then
+// commits BENCH_RUNS requests running `true` one after another (each unique, so none is
+// reused) and reports commit → Running and commit → Final p50/p90, and the runner's own peak
+// RSS (VmHWM of the runner processes seen while they ran). Then BENCH_QUEUE (default 1,000)
+// one-second containers (`sleep 1`, 1 VCPU each) are committed at once and the time until all
+// are Final is compared with the ideal BENCH_QUEUE / slots seconds (slots: the machine's cores,
+// the local backend's default MaxVCPUs). Targets: commit → Running p50 ≤ 1 s with the image
+// cached; the queue within 1.25× the ideal.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
+const { SvcClient } = require(join(root, 'packages/client/dist/index.js'));
+const { writeTar, CollectionStore } = require(join(root, 'apps/runner/dist/index.js'));
+const { newDir, serializeManifestTree } = require(join(root, 'packages/blocks/dist/index.js'));
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const QUEUE = Number(process.env.BENCH_QUEUE ?? 1000);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+function archive() {
+  const layer = writeTar([
+    { path: 'bin', type: 'dir' },
+    { path: 'bin/busybox', data: readFileSync('/bin/busybox'), mode: 0o755 },
+    { path: 'bin/sh', type: 'symlink', linkname: 'busybox' },
+    { path: 'bin/true', type: 'symlink', linkname: 'busybox' },
+    { path: 'bin/sleep', type: 'symlink', linkname: 'busybox' },
+  ]);
+  const id = createHash('sha256').update(layer).digest('hex');
+  const config = JSON.stringify({ config: { Env: ['PATH=/bin'] } });
+  return writeTar([
+    { path: `${id}/layer.tar`, data: layer },
+    { path: 'config.json', data: config },
+    {
+      path: 'manifest.json',
+      data: JSON.stringify([{ Config: 'config.json', Layers: [`${id}/layer.tar`] }]),
+    },
+  ]);
+}
+
+/** Peak RSS of runner processes, sampled while the benchmark runs. */
+const runnerPeaks = new Map();
+function sampleRunners() {
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('runner/dist/main.js')) continue;
+      const hwm = Number(
+        /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0,
+      );
+      runnerPeaks.set(pid, Math.max(runnerPeaks.get(pid) ?? 0, hwm * 1024));
+    } catch {
+      /* gone */
+    }
+  }
+}
+
+/** QUEUE one-second containers committed at once: seconds until all are Final, and the ratio. */
+async function queueRun(client, image) {
+  if (QUEUE <= 0) return {};
+  const tag = `bench-${Date.now()}`;
+  const slots = (await import('node:os')).cpus().length;
+  const t0 = performance.now();
+  for (let i = 0; i < QUEUE; i += 25) {
+    await Promise.all(
+      Array.from({ length: Math.min(25, QUEUE - i) }, (_, k) =>
+        client.request('POST', '/svc/v1/container_requests', {
+          json: {
+            container_request: {
+              name: `${tag}-${i + k}`,
+              command: ['sleep', '1', `${tag}-${i + k}`],
+              container_image: image,
+              cwd: '/',
+              output_path: '/out',
+              mounts: { '/out': { kind: 'tmp', capacity: 1000000 } },
+              runtime_constraints: { ram: 64 * 1024 * 1024, vcpus: 1 },
+              priority: 500,
+              state: 'Committed',
+            },
+          },
+        }),
+      ),
+    );
+  }
+  for (;;) {
+    const res = await client.request('GET', '/svc/v1/container_requests', {
+      query: {
+        filters: [
+          ['name', 'like', `${tag}-%`],
+          ['state', '=', 'Final'],
+        ],
+        limit: 0,
+        count: 'exact',
+      },
+    });
+    if (res.body.items_available >= QUEUE) break;
+    await sleep(500);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const ideal = QUEUE / slots;
+  return {
+    queue_containers: QUEUE,
+    queue_slots: slots,
+    queue_seconds: Math.round(seconds * 10) / 10,
+    queue_ideal_seconds: ideal,
+    queue_ratio: Math.round((seconds / ideal) * 100) / 100,
+  };
+}
+
+async function main() {
+  const data = mkdtempSync(join(tmpdir(), 'svc-bench-exec-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const server = spawn(process.execPath, [join(root, 'apps/launcher/dist/main.js')], {
+    env: { ...process.env, SVC_DATA_DIR: data, PORT: String(port), SVC_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const cleanup = () => {
+    server.kill('SIGTERM');
+    setTimeout(() => rmSync(data, { recursive: true, force: true }), 2000);
+  };
+  try {
+    let out = '';
+    server.stdout.on('data', (b) => (out += b));
+    while (!out.includes('containers: local dispatcher')) {
+      if (server.exitCode !== null) throw new Error(`server exited: ${out}`);
+      await sleep(200);
+    }
+    const url = `http://127.0.0.1:${port}`;
+    const client = new SvcClient({
+      host: url,
+      token: readFileSync(join(data, 'root-token'), 'utf8').trim(),
+    });
+    const store = new CollectionStore(client);
+    const tree = newDir();
+    tree.children.set('image.tar', await store.writeFile(archive()));
+    const image = (await store.create({ manifest_text: serializeManifestTree(tree) }))[
+      'portable_data_hash'
+    ];
+    const running = [];
+    const final = [];
+    const sampler = setInterval(sampleRunners, 20);
+    for (let i = 0; i <= RUNS; i++) {
+      const t0 = performance.now();
+      const res = await client.request('POST', '/svc/v1/container_requests', {
+        json: {
+          container_request: {
+            command: ['true', `${i}-${Date.now()}`],
+            container_image: image,
+            cwd: '/',
+            output_path: '/out',
+            mounts: { '/out': { kind: 'tmp', capacity: 1000000 } },
+            runtime_constraints: { ram: 64 * 1024 * 1024, vcpus: 1 },
+            priority: 500,
+            state: 'Committed',
+          },
+        },
+      });
+      if (res.status !== 200) throw new Error(res.text);
+      let tRunning = null;
+      for (;;) {
+        const c = (await client.request('GET', `/svc/v1/containers/${res.body.container_uuid}`))
+          .body;
+        if (tRunning === null && c.state !== 'Queued' && c.state !== 'Locked')
+          tRunning = performance.now();
+        const cr = (await client.request('GET', `/svc/v1/container_requests/${res.body.uuid}`))
+          .body;
+        if (cr.state === 'Final') break;
+        await sleep(20);
+      }
+      // the first run loads the image into the cache; it is not counted
+      if (i > 0) {
+        running.push(tRunning - t0);
+        final.push(performance.now() - t0);
+      }
+    }
+    clearInterval(sampler);
+    const queue = await queueRun(client, image);
+    const peak = Math.max(...runnerPeaks.values());
+    const line = {
+      bench: 'execution',
+      runs: RUNS,
+      commit_to_running_p50_ms: Math.round(pct(running, 0.5)),
+      commit_to_running_p90_ms: Math.round(pct(running, 0.9)),
+      commit_to_final_p50_ms: Math.round(pct(final, 0.5)),
+      commit_to_final_p90_ms: Math.round(pct(final, 0.9)),
+      runner_peak_rss_mib: Math.round((peak / 1024 / 1024) * 10) / 10,
+      ...queue,
+    };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+  } finally {
+    cleanup();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err.stack ?? err}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,157 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SvcClient } from '@svc/client';
+import { newDir, parseManifestTree, serializeManifestTree, type FileNode } from '@svc/blocks';
+import { startDispatcher, type Dispatcher } from '@svc/dispatcher';
+import { CollectionStore, writeTar } from '@svc/runner';
+
+import type { TestDeployment } from './deployment';
+import { makeUser } from './users';
+
+/** Debian's static busybox (package busybox-static). */
+export const BUSYBOX = '/bin/busybox';
+
+/**
+ * A one-layer image archive in `docker save` format, written here: busybox with `sh` and the
+ * applets tests use as links, an /etc/passwd, and the given extra layers (whiteouts etc.).
+ */
+export function busyboxArchive(
+  extraLayers: Buffer[] = [],
+  config: Record<string, unknown> = {},
+): Buffer {
+  const applets = [
+    'sh',
+    'echo',
+    'cat',
+    'ls',
+    'sleep',
+    'head',
+    'dd',
+    'tail',
+    'wget',
+    'ln',
+    'mkdir',
+    'true',
+    'env',
+    'id',
+    'rm',
+  ];
+  const layer = writeTar([
+    { path: 'bin', type: 'dir' },
+    { path: 'bin/busybox', data: readFileSync(BUSYBOX), mode: 0o755 },
+    ...applets.map((a) => ({ path: `bin/${a}`, type: 'symlink' as const, linkname: 'busybox' })),
+    { path: 'etc', type: 'dir' },
+    {
+      path: 'etc/passwd',
+      data: 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534::/:/bin/sh\n',
+    },
+    { path: 'usr', type: 'dir' },
+  ]);
+  const layers = [layer, ...extraLayers];
+  const ids = layers.map((l) => createHash('sha256').update(l).digest('hex'));
+  const configJson = JSON.stringify({
+    architecture: 'amd64',
+    os: 'linux',
+    config: { Env: ['PATH=/bin', 'IMAGE_VAR=from-image'], Cmd: ['sh'], ...config },
+    rootfs: { type: 'layers', diff_ids: ids.map((i) => `sha256:${i}`) },
+  });
+  const configId = createHash('sha256').update(configJson).digest('hex');
+  const manifest = [
+    {
+      Config: `${configId}.json`,
+      RepoTags: ['busybox:test'],
+      Layers: ids.map((i) => `${i}/layer.tar`),
+    },
+  ];
+  return writeTar([
+    ...layers.flatMap((l, i) => [
+      { path: ids[i]!, type: 'dir' as const },
+      { path: `${ids[i]}/layer.tar`, data: l },
+    ]),
+    { path: `${configId}.json`, data: configJson },
+    { path: 'manifest.json', data: JSON.stringify(manifest) },
+  ]);
+}
+
+/** Saves files as a new collection of `client` (real blocks); answers uuid and PDH. */
+export async function saveFiles(
+  client: SvcClient,
+  files: Record<string, Buffer | string>,
+  attrs: Record<string, unknown> = {},
+): Promise<{ uuid: string; pdh: string }> {
+  const store = new CollectionStore(client);
+  const root = newDir();
+  for (const [name, data] of Object.entries(files)) {
+    const parts = name.split('/');
+    let dir = root;
+    for (const p of parts.slice(0, -1)) {
+      if (!dir.children.has(p)) dir.children.set(p, newDir());
+      dir = dir.children.get(p) as typeof root;
+    }
+    dir.children.set(parts.at(-1)!, await store.writeFile(Buffer.from(data)));
+  }
+  const rec = await store.create({ manifest_text: serializeManifestTree(root), ...attrs });
+  return { uuid: rec['uuid'], pdh: rec['portable_data_hash'] };
+}
+
+/** The busybox image saved as a collection holding one .tar file; answers its PDH. */
+export async function saveBusyboxImage(
+  client: SvcClient,
+  extraLayers: Buffer[] = [],
+): Promise<string> {
+  const name = `image-${randomBytes(4).toString('hex')}`;
+  return (await saveFiles(client, { 'busybox.tar': busyboxArchive(extraLayers) }, { name })).pdh;
+}
+
+/** One file of a collection (by uuid or PDH) as text, read through the block service. */
+export async function readCollectionFile(
+  client: SvcClient,
+  id: string,
+  path: string,
+): Promise<string> {
+  const store = new CollectionStore(client);
+  let node: any = await store.tree(id);
+  for (const p of path.split('/')) node = node?.children?.get(p);
+  if (!node || node.kind !== 'file') throw new Error(`${path} not in ${id}`);
+  return (await store.readFile(node as FileNode)).toString('utf8');
+}
+
+/** The file names of a collection's top directory. */
+export async function collectionNames(client: SvcClient, id: string): Promise<string[]> {
+  const rec = await client.request('GET', `/svc/v1/collections/${id}`);
+  return [...parseManifestTree(rec.body.manifest_text).children.keys()].sort();
+}
+
+/**
+ * A local dispatcher with an admin token of its own (or `token`: a restarted dispatcher keeps
+ * its token and state directory) and a state directory removed by `cleanup`.
+ */
+export async function startLocalDispatcher(
+  d: TestDeployment,
+  stateDir = mkdtempSync(join(tmpdir(), 'svc-dispatch-')),
+  settings: Record<string, unknown> = {},
+  token?: string,
+  backend: {
+    backend?: string;
+    slurmEnv?: NodeJS.ProcessEnv;
+    log?: (line: string) => void;
+  } = {},
+): Promise<{ dispatcher: Dispatcher; stateDir: string; token: string; cleanup: () => void }> {
+  const admin = token ?? (await makeUser(d, { is_admin: true })).token;
+  const dispatcher = await startDispatcher({
+    apiHost: d.url,
+    token: admin,
+    stateDir,
+    settings: { Dispatch: { PollInterval: 1 }, LogUpdatePeriod: 1, UsagePeriod: 1, ...settings },
+    log: () => undefined,
+    ...backend,
+  });
+  return {
+    dispatcher,
+    stateDir,
+    token: admin,
+    cleanup: () => rmSync(stateDir, { recursive: true, force: true }),
+  };
+}
