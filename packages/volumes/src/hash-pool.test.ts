@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { blockHash } from './hash-pool';
 
 const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
@@ -29,4 +31,20 @@ describe('blockHash', () => {
     next.update(Buffer.from('abc'));
     expect(await next.digest()).toBe(md5(Buffer.from('abc')));
   });
+
+  it('keeps a process alive while it hashes, and not after (an idle pool is unreferenced)', async () => {
+    // The built module, in a process of its own: it must end by itself after hashing.
+    const dist = join(__dirname, '..', 'dist', 'hash-pool.js');
+    const script = `
+      const { blockHash } = require(${JSON.stringify(dist)});
+      const h = blockHash(null);
+      Promise.resolve(h.update(Buffer.alloc(2 << 20, 7))).then(() => h.digest())
+        .then((hex) => process.stdout.write(hex));`;
+    const out = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = execFile(process.execPath, ['-e', script], { timeout: 20_000 }, (err, stdout) =>
+        resolve({ code: err ? (child.exitCode ?? -1) : 0, stdout }),
+      );
+    });
+    expect(out).toEqual({ code: 0, stdout: md5(Buffer.alloc(2 << 20, 7)) });
+  }, 30_000);
 });

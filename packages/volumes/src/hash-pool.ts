@@ -47,12 +47,11 @@ class HashWorker {
 
   constructor() {
     this.worker = new Worker(WORKER_SOURCE, { eval: true });
-    this.worker.unref();
     this.worker.on('message', (m: { id: number; n?: number; hex?: string }) => {
       const s = this.sessions.get(m.id);
       if (!s) return;
       if (m.hex !== undefined) {
-        this.sessions.delete(m.id);
+        this.close(m.id);
         s.onDigest?.(m.hex);
         return;
       }
@@ -63,6 +62,18 @@ class HashWorker {
         drain();
       }
     });
+    // After the listener (adding a 'message' listener refs the worker again): an idle pool must
+    // not keep a process (a test run, a command) alive, a busy one must.
+    this.worker.unref();
+  }
+
+  open(id: number, state: Waiter): void {
+    if (this.sessions.size === 0) this.worker.ref();
+    this.sessions.set(id, state);
+  }
+
+  close(id: number): void {
+    if (this.sessions.delete(id) && this.sessions.size === 0) this.worker.unref();
   }
 }
 
@@ -118,7 +129,7 @@ class WorkerHash implements BlockHash {
   private done = false;
 
   constructor(private readonly w: HashWorker) {
-    w.sessions.set(this.id, this.state);
+    w.open(this.id, this.state);
   }
 
   /**
@@ -161,7 +172,7 @@ class WorkerHash implements BlockHash {
     if (this.done) return;
     this.done = true;
     this.batch = [];
-    this.w.sessions.delete(this.id);
+    this.w.close(this.id);
     this.w.worker.postMessage({ t: 'x', id: this.id });
   }
 }
