@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useDeployment } from '../harness/deployment';
 import { makeUser, type TestUser } from '../harness/users';
-import { runSvc } from './run-svc';
+import { runSvc, SVC_BIN } from './run-svc';
 
 /** The `svc` command, built, run as a child process against a cluster. */
 jest.setTimeout(30_000);
@@ -321,6 +322,18 @@ describe('svc login', () => {
 });
 
 describe('help, every operation, and the installed command', () => {
+  it('ends quietly with exit 0 when its reader goes away (svc … | head)', async () => {
+    const child = spawn(process.execPath, [SVC_BIN, '--help'], {
+      env: { PATH: process.env['PATH'] },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy(); // the reader is gone before the first write
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect([code, stderr]).toEqual([0, '']);
+  });
+
   it('answers --help on every command with exit 0', async () => {
     const top = await svc(['--help']);
     expect(top.code).toBe(0);

@@ -20,6 +20,11 @@ export async function runCli(argv: string[]): Promise<number> {
 
 /** The `svc` executable (bin/svc.js): this process's arguments, its exit status. */
 export function main(): void {
+  // `svc list … | head`: the reader went away, which is not a failure of the command.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(EXIT.ok);
+    throw err;
+  });
   void runCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
