@@ -8,6 +8,7 @@ import { startDispatcher, type Dispatcher } from '@svc/dispatcher';
 import { CollectionStore, writeTar } from '@svc/runner';
 
 import type { TestDeployment } from './deployment';
+import { getRequest } from './containers';
 import { makeUser } from './users';
 
 /** Debian's static busybox (package busybox-static). */
@@ -155,3 +156,51 @@ export async function startLocalDispatcher(
     cleanup: () => rmSync(stateDir, { recursive: true, force: true }),
   };
 }
+
+export const MiB = 1024 * 1024;
+
+/** A log line as the runner writes it: a 9-digit UTC timestamp, a space, the text. */
+export const STAMPED = (text: string) =>
+  new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{9}Z ${text}$`, 'm');
+
+/** A committed request running `script` in busybox's sh, with a tmp output at /out. */
+export function busyboxRequest(
+  image: string,
+  script: string,
+  size: { tmp?: number; ram?: number } = {},
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    command: ['sh', '-c', script],
+    container_image: image,
+    cwd: '/',
+    output_path: '/out',
+    mounts: { '/out': { kind: 'tmp', capacity: size.tmp ?? 10 * MiB } },
+    runtime_constraints: { ram: size.ram ?? 256 * MiB, vcpus: 1 },
+    priority: 1,
+    state: 'Committed',
+    ...extra,
+  };
+}
+
+/** Polls `f` until it gives something truthy. */
+export async function until<T>(
+  what: string,
+  f: () => Promise<T | null | undefined | false>,
+  ms = 90_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((res) => setTimeout(res, 200));
+  }
+}
+
+/** The request once it is Final. */
+export const finalRequest = (d: TestDeployment, uuid: string) =>
+  until(`request ${uuid} Final`, async () => {
+    const r = await getRequest(d, uuid);
+    return r['state'] === 'Final' && r;
+  });

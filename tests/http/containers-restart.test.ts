@@ -7,9 +7,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequest, getContainer, getRequest } from '../harness/containers';
+import { createRequest, getContainer } from '../harness/containers';
 import { useDeployment } from '../harness/deployment';
-import { readCollectionFile, saveBusyboxImage } from '../harness/run-images';
+import {
+  busyboxRequest,
+  finalRequest,
+  MiB,
+  readCollectionFile,
+  saveBusyboxImage,
+  until,
+} from '../harness/run-images';
 import { volumeDirs, withVolumes } from '../harness/storage';
 import { makeUser, type TestUser } from '../harness/users';
 
@@ -27,7 +34,6 @@ const d = useDeployment(
     section['Containers'] = { Dispatch: { PollInterval: 1 }, LogUpdatePeriod: 1 };
   }),
 );
-const MiB = 1024 * 1024;
 
 let u: TestUser;
 let admin: TestUser;
@@ -51,32 +57,10 @@ function startDispatcherProcess(): ChildProcess {
   });
 }
 
-const runRequest = (script: string, extra: Record<string, unknown> = {}) => ({
-  command: ['sh', '-c', script],
-  container_image: image,
-  cwd: '/',
-  output_path: '/out',
-  mounts: { '/out': { kind: 'tmp', capacity: MiB } },
-  runtime_constraints: { ram: 128 * MiB, vcpus: 1 },
-  priority: 1,
-  state: 'Committed',
-  ...extra,
-});
+const runRequest = (script: string, extra: Record<string, unknown> = {}) =>
+  busyboxRequest(image, script, { tmp: MiB, ram: 128 * MiB }, extra);
 
-async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 90_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((res) => setTimeout(res, 200));
-  }
-}
-const final = (uuid: string) =>
-  until(`request ${uuid} Final`, async () => {
-    const r = await getRequest(d.current, uuid);
-    return r.state === 'Final' && r;
-  });
+const final = (uuid: string) => finalRequest(d.current, uuid);
 const running = (uuid: string) =>
   until(`${uuid} Running`, async () => (await getContainer(d.current, uuid)).state === 'Running');
 

@@ -6,10 +6,13 @@
 import { createRequest, getContainer, getRequest } from '../harness/containers';
 import { useDeployment } from '../harness/deployment';
 import {
+  busyboxRequest,
   collectionNames,
+  MiB,
   readCollectionFile,
   saveBusyboxImage,
   saveFiles,
+  STAMPED,
   startLocalDispatcher,
 } from '../harness/run-images';
 import { runSvc } from '../cli/run-svc';
@@ -23,9 +26,6 @@ afterAll(async () => {
   local?.cleanup();
 });
 const d = useDeployment(withVolumes(volumeDirs(1)));
-const STAMPED = (text: string) =>
-  new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{9}Z ${text}$`, 'm');
-const MiB = 1024 * 1024;
 
 let u: TestUser;
 let image: string;
@@ -36,20 +36,8 @@ beforeAll(async () => {
   local = await startLocalDispatcher(d.current);
 }, 60_000);
 
-/** A committed request running `script` in busybox's sh, with a tmp output at /out. */
-function runRequest(script: string, extra: Record<string, unknown> = {}) {
-  return {
-    command: ['sh', '-c', script],
-    container_image: image,
-    cwd: '/',
-    output_path: '/out',
-    mounts: { '/out': { kind: 'tmp', capacity: 10 * MiB } },
-    runtime_constraints: { ram: 256 * MiB, vcpus: 1 },
-    priority: 1,
-    state: 'Committed',
-    ...extra,
-  };
-}
+const runRequest = (script: string, extra: Record<string, unknown> = {}) =>
+  busyboxRequest(image, script, {}, extra);
 
 /** Polls a request until `until` holds (the dispatcher's poll is 1 s here). */
 async function waitRequest(uuid: string, until: (r: Record<string, any>) => boolean, ms = 60_000) {

@@ -4,9 +4,18 @@
  * arguments of §2.2, and the runner runs inside the job.
  */
 import { execFileSync } from 'node:child_process';
-import { createRequest, getContainer, getRequest } from '../harness/containers';
+import { createRequest, getContainer } from '../harness/containers';
 import { useDeployment } from '../harness/deployment';
-import { readCollectionFile, saveBusyboxImage, startLocalDispatcher } from '../harness/run-images';
+import {
+  busyboxRequest,
+  finalRequest,
+  MiB,
+  readCollectionFile,
+  saveBusyboxImage,
+  STAMPED,
+  startLocalDispatcher,
+  until,
+} from '../harness/run-images';
 import { startSlurm, type TestSlurm } from '../harness/slurm';
 import { volumeDirs, withVolumes } from '../harness/storage';
 import { makeUser, type TestUser } from '../harness/users';
@@ -19,9 +28,6 @@ afterAll(async () => {
   slurm?.stop();
 });
 const d = useDeployment(withVolumes(volumeDirs(1)));
-const STAMPED = (text: string) =>
-  new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{9}Z ${text}$`, 'm');
-const MiB = 1024 * 1024;
 
 let u: TestUser;
 let image: string;
@@ -40,32 +46,10 @@ beforeAll(async () => {
   );
 }, 90_000);
 
-const runRequest = (script: string, extra: Record<string, unknown> = {}) => ({
-  command: ['sh', '-c', script],
-  container_image: image,
-  cwd: '/',
-  output_path: '/out',
-  mounts: { '/out': { kind: 'tmp', capacity: 10 * MiB } },
-  runtime_constraints: { ram: 256 * MiB, vcpus: 1 },
-  priority: 1,
-  state: 'Committed',
-  ...extra,
-});
+const runRequest = (script: string, extra: Record<string, unknown> = {}) =>
+  busyboxRequest(image, script, { tmp: 10 * MiB, ram: 256 * MiB }, extra);
 
-async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 90_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((res) => setTimeout(res, 250));
-  }
-}
-const final = (uuid: string) =>
-  until(`request ${uuid} Final`, async () => {
-    const r = await getRequest(d.current, uuid);
-    return r.state === 'Final' && r;
-  });
+const final = (uuid: string) => finalRequest(d.current, uuid);
 
 describe('the Slurm backend', () => {
   let first: Record<string, any>;
