@@ -3,7 +3,7 @@ import type { Call } from '../call';
 import { callerSet, col } from '../permissions/caller-set';
 import { includeTrash } from '../permissions/include-trash';
 import { groupSql, userSql } from '../permissions/kinds';
-import { notTrashedItself } from '../permissions/visibility';
+import { notHiddenInsideFrozen, notTrashedItself } from '../permissions/visibility';
 import type { ResourceRules } from '../resources/common/rules';
 import { hasTrashAt } from './types';
 
@@ -44,20 +44,13 @@ const ownedBy = (table: string, owners: readonly string[]): Sql =>
     : sql`${col(table, 'owner_uuid')} = ANY(${bindValue(owners)}::text[])`;
 
 /**
- * With include_trash, non-admins still do not see objects trashed themselves inside a frozen
- * project (groups.md §3 step 5): the owner, or a project above it, is frozen.
+ * With include_trash, non-admins still do not see hidden objects inside a frozen project
+ * (groups.md §3 step 5). Under traversed owners the read policy is not applied, so its
+ * condition is added here; elsewhere the policy already carries it.
  */
 function notTrashedInFrozen(call: Call, rules: ResourceRules): Sql[] {
   if (!includeTrash(call) || call.caller.isAdmin || !hasTrashAt(rules.resource)) return [];
-  const table = rules.resource.type;
-  const trashAt = col(table, 'trash_at');
-  return [
-    sql`NOT (${trashAt} IS NOT NULL AND ${trashAt} <= statement_timestamp() AND EXISTS (
-      WITH RECURSIVE up(uuid) AS (
-        SELECT ${col(table, 'owner_uuid')}
-        UNION SELECT g.owner_uuid FROM groups g JOIN up ON g.uuid = up.uuid)
-      SELECT 1 FROM groups f JOIN up ON f.uuid = up.uuid WHERE f.frozen_by_uuid IS NOT NULL))`,
-  ];
+  return [notHiddenInsideFrozen(rules.resource.type, true)];
 }
 
 /** Project and filter groups only: roles never appear in contents. */
@@ -78,11 +71,12 @@ export function typeScope(call: Call, rules: ResourceRules, target: Target): Sql
         ? []
         : [notTrashedItself(table)]
       : rules.policy.visible(call, 'read');
-    return [owned, ...notRole(rules), ...visible, ...notTrashedInFrozen(call, rules)];
+    const frozen = target.traversable ? notTrashedInFrozen(call, rules) : [];
+    return [owned, ...notRole(rules), ...visible, ...frozen];
   }
   const visible = rules.policy.visible(call, 'read');
   const shared = target.kind === 'shared' ? [sharedOwner(call, table)] : [];
-  return [...notRole(rules), ...visible, ...shared, ...notTrashedInFrozen(call, rules)];
+  return [...notRole(rules), ...visible, ...shared];
 }
 
 /**
