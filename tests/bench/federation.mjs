@@ -1,17 +1,22 @@
 // Federation benchmark (run through `pnpm bench`, which builds first).
 //
-// Three clusters behind one gateway (federation.md §1, shape (a)), in this process through the
-// launcher, each on a fresh database. A regular user of the home cluster owns 100 collections
+// Three clusters behind one gateway (federation.md §1, shape (a)), each on a fresh database.
+// By default each core and the gateway run in a process of their own, as deployed
+// (BENCH_SHAPE=processes); BENCH_SHAPE=in-process runs them all in this process through the
+// launcher, as the embedded default does (one event loop: the clusters' shares of a federated
+// list are then rendered one after the other, so the list target is not expected to hold). A regular user of the home cluster owns 100 collections
 // spread over the three clusters. Sequential requests over one keep-alive connection measure:
 //   - a federated list of the 100 uuids (count=none) against, for each cluster, the list of its
 //     share of them on that cluster alone (cluster_id): target p50 ≤ 1.3 × the slowest share;
 //   - a GET by uuid of a collection on a sibling cluster against one on the home cluster:
 //     target p50 within 1 ms of the local GET.
 //
-// Environment: BENCH_ROUNDS (default 3), BENCH_PER_ROUND (default 60), DATABASE_URL (server).
+// Environment: BENCH_ROUNDS (default 3), BENCH_PER_ROUND (default 60), BENCH_SHAPE,
+// DATABASE_URL (server).
 import { dist, makeLog, numberEnv, pino, randomAlnum } from './lib/common.mjs';
 import { createBenchDatabase, runMain } from './lib/database.mjs';
 import { Http } from './lib/deployment.mjs';
+import { backendPids, cpuPerCall, startProcessDeployment } from './lib/processes.mjs';
 import { jsonLine, out, table } from './lib/report.mjs';
 import { measure, roundsText } from './lib/timing.mjs';
 
@@ -20,8 +25,13 @@ const ROUNDS = numberEnv('BENCH_ROUNDS', 3, { integer: true });
 const PER_ROUND = numberEnv('BENCH_PER_ROUND', 60, { integer: true });
 const IDS = ['fedh1', 'fedb2', 'fedc3'];
 const TARGETS = { listVsSlowestShare: 1.3, crossGetExtraMs: 1 };
+const SHAPE = process.env.BENCH_SHAPE || 'processes';
+if (!['processes', 'in-process'].includes(SHAPE))
+  throw new Error(`BENCH_SHAPE must be processes or in-process, got "${SHAPE}"`);
 
-async function startShapeA() {
+const rootTokenOf = (tokens) => (id) => `v2/${id}-gj3su-000000000000000/${tokens[id]}`;
+
+async function startInProcess() {
   const { validateConfig } = dist('packages/config/dist/index.js');
   const { startDeployment } = dist('apps/launcher/dist/index.js');
   const tokens = Object.fromEntries(IDS.map((id) => [id, randomAlnum(40)]));
@@ -42,11 +52,20 @@ async function startShapeA() {
   });
   const logger = pino({ level: process.env.SVC_BENCH_LOG ?? 'silent' });
   const running = await startDeployment(config, { core: logger, gateway: logger });
-  return {
-    running,
-    url: running.gateway.url,
-    rootToken: (id) => `v2/${id}-gj3su-000000000000000/${tokens[id]}`,
-  };
+  return { url: running.gateway.url, rootToken: rootTokenOf(tokens), close: () => running.close() };
+}
+
+async function startProcesses() {
+  const tokens = Object.fromEntries(IDS.map((id) => [id, randomAlnum(40)]));
+  const databases = await Promise.all(IDS.map(() => createBenchDatabase('svc_bench_fed_')));
+  const running = await startProcessDeployment(
+    Object.fromEntries(
+      IDS.map((id, i) => [id, { rootToken: tokens[id], databaseUrl: databases[i].url }]),
+    ),
+  );
+  const names = databases.map((d) => d.name);
+  const pids = async () => ({ ...running.pids, postgres: await backendPids(names) });
+  return { url: running.url, rootToken: rootTokenOf(tokens), close: running.close, pids };
 }
 
 async function setUp(d) {
@@ -81,7 +100,7 @@ async function setUp(d) {
 }
 
 async function main() {
-  const d = await startShapeA();
+  const d = SHAPE === 'processes' ? await startProcesses() : await startInProcess();
   try {
     const { token, byCluster, http } = await setUp(d);
     const all = Object.values(byCluster).flat();
@@ -117,19 +136,31 @@ async function main() {
       perRound: PER_ROUND,
       log,
     });
+    // What a request costs the machine in CPU (every process of the deployment and its
+    // PostgreSQL backends): the shares of a federated list run in parallel only as far as
+    // there are CPUs, so cpu / CPUs bounds its wall time from below.
+    const cpu = {};
+    if (d.pids) {
+      for (const s of scenarios.filter((x) => !x.id.startsWith('get-'))) {
+        cpu[s.id] = await cpuPerCall(d.pids, s.run, PER_ROUND * 2);
+      }
+    }
     const slowestShare = Math.max(...IDS.map((id) => results[`share-${id}`].p50));
     const listRatio = results['federated-list-100'].p50 / slowestShare;
     const crossExtra = results['get-sibling'].p50 - results['get-local'].p50;
     out('');
-    out('svc federation bench: three clusters behind one gateway, sequential requests (ms)');
+    out(
+      `svc federation bench: three clusters behind one gateway (${SHAPE}), sequential requests (ms)`,
+    );
     out(
       table([
-        ['scenario', 'p50', 'p99', 'rounds p50'],
+        ['scenario', 'p50', 'p99', 'rounds p50', 'CPU ms: all', 'gateway', 'cores', 'postgres'],
         ...scenarios.map((s) => [
           s.id,
           results[s.id].p50.toFixed(2),
           results[s.id].p99.toFixed(2),
           roundsText(results[s.id]),
+          ...['all', 'gateway', 'cores', 'postgres'].map((k) => cpu[s.id]?.[k]?.toFixed(2) ?? ''),
         ]),
       ]),
     );
@@ -143,13 +174,15 @@ async function main() {
     );
     jsonLine({
       bench: 'svc-federation',
+      shape: SHAPE,
       results,
+      cpuMsPerRequest: cpu,
       load,
       ratios: { listRatio, crossExtra },
       targets: TARGETS,
     });
   } finally {
-    await d.running.close();
+    await d.close();
   }
 }
 
