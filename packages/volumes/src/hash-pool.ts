@@ -6,13 +6,8 @@ import { Worker } from 'node:worker_threads';
  * MD5 of blocks off the event loop. Hashing is most of the CPU a block costs (about 4 ms per
  * MiB on a loaded machine), and on the event loop it serialises every upload and download of
  * the process behind one core. Large blocks are hashed by a small pool of worker threads, each
- * block in one worker (its hash state lives there), several blocks at once.
- *
- * A block's bytes reach its worker through a ring of shared memory: the event loop copies each
- * chunk in once and posts only where it lies; the worker answers how many bytes it hashed,
- * which frees that part of the ring. A full ring makes the stream wait (memory stays bounded).
- * Copying into a fresh buffer per MiB and transferring it cost the event loop about as much
- * as the hashing (the copies, the transfers, and the garbage collection of a buffer per MiB).
+ * block in one worker (its hash state lives there), several blocks at once; the stream only
+ * waits when a block's chunks pile up unhashed beyond a bound (memory stays bounded).
  */
 
 /** Inline source: runs the same from compiled code and from TypeScript under test. */
@@ -21,16 +16,15 @@ const { parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const sessions = new Map();
 parentPort.on('message', (m) => {
-  if (m.t === 'o') {
-    sessions.set(m.id, { h: createHash('md5'), ring: new Uint8Array(m.ring) });
-  } else if (m.t === 'u') {
-    const s = sessions.get(m.id);
-    if (s) s.h.update(s.ring.subarray(m.o, m.o + m.n));
-    parentPort.postMessage({ id: m.id, n: m.n });
+  if (m.t === 'u') {
+    let h = sessions.get(m.id);
+    if (!h) { h = createHash('md5'); sessions.set(m.id, h); }
+    h.update(new Uint8Array(m.c.buffer, m.c.byteOffset, m.c.byteLength));
+    parentPort.postMessage({ id: m.id, n: m.c.byteLength });
   } else if (m.t === 'd') {
-    const s = sessions.get(m.id);
+    const h = sessions.get(m.id) || createHash('md5');
     sessions.delete(m.id);
-    parentPort.postMessage({ id: m.id, hex: (s ? s.h : createHash('md5')).digest('hex') });
+    parentPort.postMessage({ id: m.id, hex: h.digest('hex') });
   } else {
     sessions.delete(m.id);
   }
@@ -38,13 +32,8 @@ parentPort.on('message', (m) => {
 
 /** Blocks smaller than this are hashed inline: a round trip to a worker costs more. */
 export const WORKER_HASH_MIN_BYTES = 1 << 20;
-/** Shared memory per block being hashed: the unhashed bytes it may have before it waits. */
-const RING_BYTES = 8 << 20;
-/** Bytes gathered in the ring before the worker hears of them: one message per MiB. */
-const BATCH_BYTES = 1 << 20;
-/** Rings kept for reuse (a new one is zero-filled memory: a cost like a copy). */
-const rings: SharedArrayBuffer[] = [];
-const MAX_SPARE_RINGS = 16;
+/** Unhashed bytes a block may have queued at its worker before its stream waits. */
+const MAX_PENDING = 8 << 20;
 
 interface Waiter {
   pending: number;
@@ -67,7 +56,7 @@ class HashWorker {
         return;
       }
       s.pending -= m.n!;
-      if (s.onDrain) {
+      if (s.pending <= MAX_PENDING / 2 && s.onDrain) {
         const drain = s.onDrain;
         s.onDrain = null;
         drain();
@@ -129,87 +118,60 @@ class InlineHash implements BlockHash {
   abort(): void {}
 }
 
+/** Chunks go to a worker in batches of this size: one message and one copy per MiB. */
+const BATCH_BYTES = 1 << 20;
+
 class WorkerHash implements BlockHash {
   private readonly id = nextId++;
   private readonly state: Waiter = { pending: 0, onDrain: null, onDigest: null };
-  private readonly ring: SharedArrayBuffer;
-  private readonly view: Uint8Array;
-  /** Where the next byte goes in the ring; the batch not yet posted ends there. */
-  private at = 0;
+  private batch: Buffer[] = [];
   private batchBytes = 0;
   private done = false;
 
   constructor(private readonly w: HashWorker) {
-    this.ring = rings.pop() ?? new SharedArrayBuffer(RING_BYTES);
-    this.view = new Uint8Array(this.ring);
     w.open(this.id, this.state);
-    w.worker.postMessage({ t: 'o', id: this.id, ring: this.ring });
   }
 
-  /** Posts the gathered batch (a batch never wraps: at the ring's end the next one starts at 0). */
+  /**
+   * The batch copied into a buffer of its own and transferred, not cloned: a message per
+   * 64 KiB chunk cost the event loop as much as hashing it there.
+   */
   private send(): void {
-    if (this.batchBytes > 0) {
-      this.state.pending += this.batchBytes;
-      const o = this.at - this.batchBytes;
-      this.w.worker.postMessage({ t: 'u', id: this.id, o, n: this.batchBytes });
-      this.batchBytes = 0;
+    if (this.batchBytes === 0) return;
+    const out = Buffer.allocUnsafeSlow(this.batchBytes);
+    let at = 0;
+    for (const c of this.batch) {
+      c.copy(out, at);
+      at += c.length;
     }
-    if (this.at === RING_BYTES) this.at = 0;
-  }
-
-  /** Copies what fits into the ring; null when all of the chunk did, else what is left. */
-  private copyIn(chunk: Uint8Array): Uint8Array | null {
-    let rest = chunk;
-    while (rest.length > 0) {
-      if (this.at === RING_BYTES) this.send();
-      // Free space runs from `at` to the oldest unhashed byte, or to the ring's end.
-      const used = this.state.pending + this.batchBytes;
-      const room = Math.min(RING_BYTES - this.at, RING_BYTES - used);
-      if (room === 0) {
-        this.send();
-        return rest;
-      }
-      const n = Math.min(room, rest.length);
-      this.view.set(rest.subarray(0, n), this.at);
-      this.at += n;
-      this.batchBytes += n;
-      rest = rest.subarray(n);
-      if (this.batchBytes >= BATCH_BYTES) this.send();
-    }
-    return null;
-  }
-
-  /** The rest of a chunk, copied as the worker frees the ring. */
-  private async copyRest(rest: Uint8Array): Promise<void> {
-    let left: Uint8Array | null = rest;
-    while (left !== null) {
-      await new Promise<void>((resolve) => (this.state.onDrain = resolve));
-      left = this.copyIn(left);
-    }
+    this.state.pending += out.length;
+    this.batch = [];
+    this.batchBytes = 0;
+    this.w.worker.postMessage({ t: 'u', id: this.id, c: out }, [out.buffer as ArrayBuffer]);
   }
 
   update(chunk: Buffer): Promise<void> | null {
-    const rest = this.copyIn(chunk);
-    return rest === null ? null : this.copyRest(rest);
+    this.batch.push(chunk);
+    this.batchBytes += chunk.length;
+    if (this.batchBytes < BATCH_BYTES) return null;
+    this.send();
+    if (this.state.pending <= MAX_PENDING) return null;
+    return new Promise((resolve) => (this.state.onDrain = resolve));
   }
 
   digest(): Promise<string> {
     this.done = true;
     this.send();
     return new Promise((resolve) => {
-      this.state.onDigest = (hex) => {
-        // Every batch was hashed before the digest: the ring is free for another block.
-        if (rings.length < MAX_SPARE_RINGS) rings.push(this.ring);
-        resolve(hex);
-      };
+      this.state.onDigest = resolve;
       this.w.worker.postMessage({ t: 'd', id: this.id });
     });
   }
 
-  /** The ring is not reused: the worker may still be reading batches of this block. */
   abort(): void {
     if (this.done) return;
     this.done = true;
+    this.batch = [];
     this.w.close(this.id);
     this.w.worker.postMessage({ t: 'x', id: this.id });
   }
