@@ -15,8 +15,13 @@
 //    time and that process's peak memory.
 //
 // 4. `svc put` of 10,000 small files (1 to 4 KiB in 100 directories) into a collection, against
-//    `cp -r` of the same tree on the same disk. Target: at most 3 times the time of cp -r.
+//    `cp -r` of the same tree on the same disk, in 5 rounds of one of each (medians compared;
+//    BENCH_SMALL_ROUNDS changes the count). Target: at most 3 times the time of cp -r.
 //
+// Part 1 also prints md5sum of the same bytes, `cp; md5sum; sync` (the work of an upload done by
+// the C tools: the fair baseline) and MD5 in Node, with the ratios against each; and the
+// benchmark client's own CPU seconds (to show it is not what limits the transfer). The
+// baselines are the mean of a measure just before and one just after the transfers.
 // Part 1 also reports CPU seconds (the server process, all its threads; cp's own), a figure
 // that holds on a loaded machine where wall-clock ratios swing with the other processes.
 //
@@ -36,7 +41,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { flagEnv, fmtInt, makeLog, numberEnv, randomAlnum, undici } from './lib/common.mjs';
 import { createBenchDatabase, onCleanup, runMain } from './lib/database.mjs';
@@ -55,6 +60,7 @@ const PARTS = new Set(
   (process.env.BENCH_STORAGE_PARTS || 'throughput,memory,gc,smallfiles').split(','),
 );
 const SMALL_FILES = Math.max(1000, Math.round(10_000 * Math.min(1, SCALE)));
+const SMALL_ROUNDS = numberEnv('BENCH_SMALL_ROUNDS', 5, { integer: true, min: 1 });
 
 /** CPU seconds of a process (all threads), from /proc. */
 function cpuOf(pid) {
@@ -134,9 +140,13 @@ async function throughput(server, rootToken, dir) {
   const base = randomBytes(BLOCK);
   const salt = randomAlnum(8);
   const hashes = Array.from({ length: BLOCKS }, (_, i) => md5(blockOf(base, i, salt)));
+  // The baselines are measured just before and just after the transfers and averaged: on a
+  // shared machine the load moves within a minute, and both sides should see the same.
+  const before = measureBaselines(dir, base, salt);
   const agent = new undici.Agent({ connections: 8 });
   const locators = [];
   let cpu0 = cpuOf(server.pid);
+  let client0 = process.cpuUsage();
   let t0 = performance.now();
   await parallel(
     4,
@@ -155,11 +165,16 @@ async function throughput(server, rootToken, dir) {
   );
   const uploadMs = performance.now() - t0;
   const uploadCpu = cpuOf(server.pid) - cpu0;
+  const clientSeconds = (u) => (u.user + u.system) / 1e6;
+  const uploadClientCpu = clientSeconds(process.cpuUsage(client0));
   cpu0 = cpuOf(server.pid);
+  client0 = process.cpuUsage();
   t0 = performance.now();
   await parallel(4, locators, async (loc) => {
+    // 1 MiB reads on the client too, and nothing done with the bytes but counting them.
     const res = await undici.request(`${server.url}/${loc}`, {
       dispatcher: agent,
+      highWaterMark: 1 << 20,
       headers: { authorization: `Bearer ${rootToken}` },
     });
     let n = 0;
@@ -168,38 +183,62 @@ async function throughput(server, rootToken, dir) {
   });
   const downloadMs = performance.now() - t0;
   const downloadCpu = cpuOf(server.pid) - cpu0;
+  const downloadClientCpu = clientSeconds(process.cpuUsage(client0));
   await agent.close();
-  // The same bytes as files, copied on the same disk.
+  const after = measureBaselines(dir, base, salt);
+  const baselines = Object.fromEntries(
+    Object.keys(before).map((k) => [k, (before[k] + after[k]) / 2]),
+  );
+  const mbs = (ms) => (BLOCKS * BLOCK) / MIB / (ms / 1000);
+  return {
+    ...{ bytes: BLOCKS * BLOCK, uploadMs, downloadMs, mbs, uploadCpu, downloadCpu },
+    ...{ uploadClientCpu, downloadClientCpu, ...baselines },
+  };
+}
+
+/**
+ * The same bytes as files on the same disk, and what the server must do beside copying them:
+ * `cp` alone (page cache to page cache), `cp; sync` (durable), `md5sum` of the copy (the hash
+ * every PUT and GET checks), `cp; md5sum; sync` (the work of an upload done by the C tools: the
+ * fair baseline of PUT), and MD5 in this Node process (one thread, OpenSSL through node:crypto).
+ */
+function measureBaselines(dir, base, salt) {
   const src = join(dir, 'cp-src');
   const dst = join(dir, 'cp-dst');
   mkdirSync(src);
-  for (let i = 0; i < BLOCKS; i++) writeFileSync(join(src, `b${i}`), blockOf(base, i, salt));
+  const files = [];
+  for (let i = 0; i < BLOCKS; i++) {
+    files.push(join(dst, `b${i}`));
+    writeFileSync(join(src, `b${i}`), blockOf(base, i, salt));
+  }
   execFileSync('sync');
-  const cp = (withSync) => {
+  const timed = (steps) => {
     rmSync(dst, { recursive: true, force: true });
     execFileSync('sync');
     const t = performance.now();
     const c = childrenCpu();
-    execFileSync('cp', ['-r', src, dst]);
-    if (withSync) execFileSync('sync');
+    for (const step of steps) step();
     return [performance.now() - t, childrenCpu() - c];
   };
-  const [cpMs, cpCpu] = cp(false);
-  const [cpSyncMs] = cp(true);
+  const cp = () => execFileSync('cp', ['-r', src, dst]);
+  const sync = () => execFileSync('sync');
+  const md5sum = () => execFileSync('md5sum', files, { maxBuffer: 1 << 20 });
+  const [cpMs, cpCpu] = timed([cp]);
+  const [cpSyncMs] = timed([cp, sync]);
+  const [fairMs] = timed([cp, md5sum, sync]);
+  // md5sum alone, of a copy already in the page cache: the hashing a GET adds to reading.
+  let t = performance.now();
+  md5sum();
+  const md5sumMs = performance.now() - t;
+  t = performance.now();
+  for (let i = 0; i < BLOCKS; i++)
+    createHash('md5')
+      .update(blockOf(base, i, salt))
+      .digest();
+  const nodeMd5Ms = performance.now() - t;
   rmSync(src, { recursive: true, force: true });
   rmSync(dst, { recursive: true, force: true });
-  const mbs = (ms) => (BLOCKS * BLOCK) / MIB / (ms / 1000);
-  return {
-    bytes: BLOCKS * BLOCK,
-    uploadMs,
-    downloadMs,
-    cpMs,
-    cpSyncMs,
-    mbs,
-    uploadCpu,
-    downloadCpu,
-    cpCpu,
-  };
+  return { cpMs, cpCpu, cpSyncMs, fairMs, md5sumMs, nodeMd5Ms };
 }
 
 // ---------------------------------------------------------------- 2. memory
@@ -302,6 +341,8 @@ function gcChild(databaseUrl, volume, rootToken) {
 
 // ---------------------------------------------------------------- 4. svc put of small files
 
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 async function smallFilesPart(server, rootToken, dir) {
   const src = join(dir, 'small-src');
   for (let i = 0; i < SMALL_FILES; i++) {
@@ -309,34 +350,52 @@ async function smallFilesPart(server, rootToken, dir) {
     if (i < 100) mkdirSync(sub, { recursive: true });
     writeFileSync(join(sub, `f${i}.txt`), randomBytes(1024 + (i % 3072)));
   }
-  execFileSync('sync');
   const dst = join(dir, 'small-dst');
-  let t = performance.now();
-  execFileSync('cp', ['-r', src, dst]);
-  const cpMs = performance.now() - t;
-  rmSync(dst, { recursive: true, force: true });
-  t = performance.now();
-  const uuid = execFileSync(
-    process.execPath,
-    ['apps/cli/bin/svc.js', 'put', src, '--name', `bench ${randomAlnum(6)}`],
-    {
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        SVC_API_HOST: server.url,
-        SVC_API_TOKEN: rootToken,
-        XDG_CACHE_HOME: join(dir, 'svc-cache'),
+  const svcPut = () =>
+    execFileSync(
+      process.execPath,
+      ['apps/cli/bin/svc.js', 'put', src, '--name', `bench ${randomAlnum(6)}`],
+      {
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          SVC_API_HOST: server.url,
+          SVC_API_TOKEN: rootToken,
+          XDG_CACHE_HOME: join(dir, 'svc-cache'),
+        },
+        stdio: ['ignore', 'pipe', process.env.BENCH_SHOW_SVC ? 'inherit' : 'ignore'],
       },
-      stdio: ['ignore', 'pipe', process.env.BENCH_SHOW_SVC ? 'inherit' : 'ignore'],
-    },
-  ).trim();
-  const putMs = performance.now() - t;
-  rmSync(src, { recursive: true, force: true });
+    ).trim();
+  // Rounds of one cp -r and one svc put each, so that both see the same load; before each, the
+  // disk is synced (neither pays for the other's write-back) and one file gets new bytes (its
+  // block is new to the server: an upload, not a refresh of a block it holds). Each cp -r
+  // makes a new directory, all removed at the end: removing 10,000 files between rounds made
+  // the next cp -r wait for the file system (5 to 25 times slower, round after round).
+  // One put first, untimed: the server's first collection write and block write warm it up.
+  svcPut();
+  const cpTimes = [];
+  const putTimes = [];
+  let uuid = '';
+  for (let round = 0; round < SMALL_ROUNDS; round++) {
+    execFileSync('sync');
+    let t = performance.now();
+    execFileSync('cp', ['-r', src, `${dst}-${round}`]);
+    cpTimes.push(performance.now() - t);
+    writeFileSync(join(src, 'd00', 'f0.txt'), randomBytes(1024));
+    execFileSync('sync');
+    t = performance.now();
+    uuid = svcPut();
+    putTimes.push(performance.now() - t);
+  }
+  for (let round = 0; round < SMALL_ROUNDS; round++)
+    rmSync(`${dst}-${round}`, { recursive: true, force: true });
+  const cpMs = median(cpTimes);
+  const putMs = median(putTimes);
   const ratio = putMs / cpMs;
   heading(`4. svc put of ${fmtInt(SMALL_FILES)} small files vs cp -r`);
   out(
     table([
-      ['svc put', 'cp -r', 'ratio', 'target', 'collection'],
+      ['svc put (median)', 'cp -r (median)', 'ratio', 'target', 'collection'],
       [
         `${(putMs / 1000).toFixed(2)} s`,
         `${(cpMs / 1000).toFixed(2)} s`,
@@ -346,6 +405,11 @@ async function smallFilesPart(server, rootToken, dir) {
       ],
     ]),
   );
+  const each = cpTimes.map((c, i) => (putTimes[i] / c).toFixed(2)).join(' ');
+  out(
+    `  ${SMALL_ROUNDS} rounds; svc put ${putTimes.map((ms) => (ms / 1000).toFixed(2)).join(' ')} s, ` +
+      `cp -r ${cpTimes.map((ms) => (ms / 1000).toFixed(2)).join(' ')} s; ratio by round ${each}`,
+  );
   return { putMs, cpMs, ratio };
 }
 
@@ -354,43 +418,47 @@ async function smallFilesPart(server, rootToken, dir) {
 async function throughputPart(server, db, rootToken, dir) {
   const t = await throughput(server, rootToken, dir);
   heading(`1. throughput: ${BLOCKS} x 64 MiB through the gateway vs cp on the same disk`);
+  const sec = (ms) => `${(ms / 1000).toFixed(2)} s`;
+  const row = (what, ms, cp, fair, cpu = '', client = '') => [
+    what,
+    sec(ms),
+    t.mbs(ms).toFixed(0),
+    cp ? (t.cpMs / ms).toFixed(2) : '',
+    fair ? (fair / ms).toFixed(2) : '',
+    cpu,
+    client,
+  ];
   out(
     table([
-      ['what', 'time', 'MiB/s', 'vs cp', 'vs cp+sync', 'cpu s'],
-      [
+      ['what', 'time', 'MiB/s', 'vs cp', 'vs fair', 'cpu s', 'client cpu s'],
+      row(
         'upload (PUT x4)',
-        `${(t.uploadMs / 1000).toFixed(2)} s`,
-        t.mbs(t.uploadMs).toFixed(0),
-        (t.cpMs / t.uploadMs).toFixed(2),
-        (t.cpSyncMs / t.uploadMs).toFixed(2),
+        t.uploadMs,
+        true,
+        t.fairMs,
         t.uploadCpu.toFixed(2),
-      ],
-      [
+        t.uploadClientCpu.toFixed(2),
+      ),
+      row(
         'download (GET x4)',
-        `${(t.downloadMs / 1000).toFixed(2)} s`,
-        t.mbs(t.downloadMs).toFixed(0),
-        (t.cpMs / t.downloadMs).toFixed(2),
-        (t.cpSyncMs / t.downloadMs).toFixed(2),
+        t.downloadMs,
+        true,
+        t.md5sumMs,
         t.downloadCpu.toFixed(2),
-      ],
-      [
-        'cp -r',
-        `${(t.cpMs / 1000).toFixed(2)} s`,
-        t.mbs(t.cpMs).toFixed(0),
-        '1.00',
-        '',
-        t.cpCpu.toFixed(2),
-      ],
-      [
-        'cp -r; sync',
-        `${(t.cpSyncMs / 1000).toFixed(2)} s`,
-        t.mbs(t.cpSyncMs).toFixed(0),
-        '',
-        '1.00',
-      ],
+        t.downloadClientCpu.toFixed(2),
+      ),
+      row('cp -r', t.cpMs, true, 0, t.cpCpu.toFixed(2)),
+      row('cp -r; sync', t.cpSyncMs, true, 0),
+      row('md5sum (fair for GET)', t.md5sumMs, true, 0),
+      row('cp -r; md5sum; sync (fair for PUT)', t.fairMs, true, 0),
+      row('node:crypto MD5, one thread', t.nodeMd5Ms, true, 0),
     ]),
   );
-
+  out(
+    `  target: upload and download >= 0.70 of cp. On ${availableParallelism()} CPUs, MD5 alone ` +
+      `caps a hashed transfer at ${(t.cpMs / (t.nodeMd5Ms / availableParallelism())).toFixed(2)} of cp ` +
+      `(node:crypto MD5 of the bytes spread over every CPU, nothing else done).`,
+  );
   return t;
 }
 
@@ -463,6 +531,10 @@ runMain(async () => {
       upload_vs_cp: +(t.cpMs / t.uploadMs).toFixed(3),
       download_vs_cp: +(t.cpMs / t.downloadMs).toFixed(3),
       upload_vs_cp_sync: +(t.cpSyncMs / t.uploadMs).toFixed(3),
+      upload_vs_cp_md5sum_sync: +(t.fairMs / t.uploadMs).toFixed(3),
+      download_vs_md5sum: +(t.md5sumMs / t.downloadMs).toFixed(3),
+      md5sum_mib_s: +t.mbs(t.md5sumMs).toFixed(1),
+      node_md5_mib_s: +t.mbs(t.nodeMd5Ms).toFixed(1),
       upload_mib_s: +t.mbs(t.uploadMs).toFixed(1),
       download_mib_s: +t.mbs(t.downloadMs).toFixed(1),
       cp_mib_s: +t.mbs(t.cpMs).toFixed(1),

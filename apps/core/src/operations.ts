@@ -1,10 +1,11 @@
 import { Gauge, Histogram } from 'prom-client';
 import type { ClusterConfig } from '@svc/config';
-import { HttpMetrics, type Operations } from '@svc/http-kit';
+import { blockGcMetrics, corruptCopyMetric, HttpMetrics, type Operations } from '@svc/http-kit';
 import { internalHealthToken } from '@svc/ids';
 import { statement } from './db/db';
 import type { OpenedDb } from './db/open-db';
 import { refreshTimings } from './permissions/materialize';
+import { blockStoreOf } from './storage/block-store';
 
 /** A database that does not answer within this is reported unhealthy. */
 const PING_TIMEOUT_MS = 2_000;
@@ -28,7 +29,8 @@ async function pingDatabase(opened: OpenedDb): Promise<string | null> {
 
 /**
  * A core's operations endpoints: `/_health/ping` asks its database, `/metrics` counts its
- * requests, its pool's connections and its permission refreshes.
+ * requests, its pool's connections, its permission refreshes, and its block store's garbage
+ * collection and corrupt copies.
  */
 export function coreOperations(cluster: Readonly<ClusterConfig>, opened: OpenedDb) {
   const metrics = new HttpMetrics({ app: 'core', cluster: cluster.ClusterID });
@@ -50,6 +52,9 @@ export function coreOperations(cluster: Readonly<ClusterConfig>, opened: OpenedD
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers: [metrics.registry],
   });
+  const blockCounters = () => blockStoreOf(cluster.ClusterID)?.counters ?? null;
+  blockGcMetrics(metrics.registry, blockCounters);
+  corruptCopyMetric(metrics.registry, blockCounters);
   refreshTimings.set(cluster.ClusterID, (seconds) => refreshes.observe(seconds));
   const operations: Operations = {
     token: cluster.ManagementToken,

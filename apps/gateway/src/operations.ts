@@ -1,6 +1,7 @@
 import { Counter } from 'prom-client';
 import type { ClusterConfig, Config } from '@svc/config';
-import { HttpMetrics, type Operations } from '@svc/http-kit';
+import { corruptCopyMetric, HttpMetrics, type Operations } from '@svc/http-kit';
+import type { BlockStore } from '@svc/volumes';
 import { internalHealthToken } from '@svc/ids';
 import type { TokenCache } from './auth/token-cache';
 
@@ -36,13 +37,14 @@ async function checkCore(cluster: Readonly<ClusterConfig>, url: string): Promise
 /**
  * The gateway's operations endpoints: `/_health/ping` while it serves, `/_health/all` asking
  * every cluster core it runs in front of (and, through them, their databases), `/metrics`
- * with its requests, the process and its token cache.
+ * with its requests, the process, its token cache and the corrupt copies its block reads found.
  */
 export function gatewayOperations(
   config: Readonly<Config>,
   home: Readonly<ClusterConfig>,
   coreUrls: Readonly<Record<string, string>>,
   cache: TokenCache,
+  blocks: BlockStore,
 ): Operations {
   const metrics = new HttpMetrics({ app: 'gateway', cluster: home.ClusterID }, true);
   new Counter({
@@ -56,6 +58,7 @@ export function gatewayOperations(
       this.inc({ result: 'miss' }, cache.stats.misses);
     },
   });
+  corruptCopyMetric(metrics.registry, () => blocks.counters);
   return {
     token: home.ManagementToken,
     metrics,

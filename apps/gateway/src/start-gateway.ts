@@ -76,7 +76,7 @@ export async function startGateway(
     blocks,
     otherClusters,
   });
-  const ops = gatewayOperations(config, home, coreUrls, fed.cache);
+  const ops = gatewayOperations(config, home, coreUrls, fed.cache, blocks);
   const server: Server = createServer(observedListener(listener, { log, ops }));
   server.keepAliveTimeout = 65_000;
   answerClientErrors(server);

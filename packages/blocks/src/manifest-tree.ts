@@ -28,15 +28,13 @@ export const newDir = (): DirNode => ({ kind: 'dir', children: new Map() });
 export const unescapeName = (s: string): string =>
   s.replace(/\\([0-7]{3})/g, (_m, o: string) => String.fromCharCode(parseInt(o, 8)));
 
-/** Space, backslash and control characters as `\ooo`. */
+/** What escapeName rewrites: all of it is single UTF-16 units, so a regular expression suffices. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it matches
+const NEEDS_ESCAPE = /[\\\x00-\x20]/g;
+
+/** Space, backslash and control characters as `\ooo` (most names have none: returned as they are). */
 export const escapeName = (s: string): string =>
-  [...s]
-    .map((c) =>
-      c === '\\' || c.charCodeAt(0) <= 0x20
-        ? `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`
-        : c,
-    )
-    .join('');
+  s.replace(NEEDS_ESCAPE, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
 
 const sizeOf = (locator: string): number => Number(locator.split('+')[1]);
 

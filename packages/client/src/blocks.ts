@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { request } from './transport';
 
 /** A refused or failed block operation: the block service's status and message. */
 export class BlockError extends Error {

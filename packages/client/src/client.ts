@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, request as undiciRequest } from './transport';
 import { bindApi, encodeCall, endpointById, type ResourceSpec } from '@svc/contract';
 import { ApiError } from './api-error';
 import {

@@ -1,4 +1,5 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type AjvClass from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { UnprocessableError } from '@svc/errors';
 import { inputMode } from './attributes';
 import { msg } from './messages';
@@ -43,12 +44,32 @@ export function attributesJsonSchema(r: ResourceSpec): Record<string, unknown> {
   return { type: 'object', properties, additionalProperties: false };
 }
 
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-ajv.addFormat('svc-datetime', { type: 'string', validate: (s) => parseTimestampInput(s) !== null });
+/**
+ * Ajv and each resource's validator are made on first use, not when the module loads: every
+ * program that reads the API table loads this module (the `svc` command among them, which
+ * never validates), and loading Ajv and compiling every schema cost it about half a second.
+ */
+let ajv: AjvClass | null = null;
+const validators = new Map<string, ValidateFunction>();
 
-const validators = new Map<string, ValidateFunction>(
-  RESOURCES.map((r) => [r.type, ajv.compile(attributesJsonSchema(r))]),
-);
+function validatorOf(r: ResourceSpec): ValidateFunction {
+  let validate = validators.get(r.type);
+  if (validate) return validate;
+  const spec = RESOURCES.find((x) => x.type === r.type);
+  if (!spec) throw new Error(`no validator for ${r.type}`);
+  if (ajv === null) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
+    const { default: Ajv } = require('ajv') as { default: typeof AjvClass };
+    ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+    ajv.addFormat('svc-datetime', {
+      type: 'string',
+      validate: (s: string) => parseTimestampInput(s) !== null,
+    });
+  }
+  validate = ajv.compile(attributesJsonSchema(spec));
+  validators.set(r.type, validate);
+  return validate;
+}
 
 const CONTRACT_TYPE_NAMES: Record<AttrType, string> = {
   string: 'string',
@@ -78,8 +99,7 @@ function messageFor(r: ResourceSpec, e: ErrorObject): string {
  * the wrong type give one 422 listing every failed rule.
  */
 export function validateAttributes(r: ResourceSpec, attrs: Record<string, unknown>): void {
-  const validate = validators.get(r.type);
-  if (!validate) throw new Error(`no validator for ${r.type}`);
+  const validate = validatorOf(r);
   if (validate(attrs)) return;
   const messages = [...new Set((validate.errors ?? []).map((e) => messageFor(r, e)))];
   throw new UnprocessableError(messages);

@@ -5,6 +5,7 @@ export * from './redact';
 export * from './client-error';
 export * from './request-facts';
 export * from './metrics';
+export * from './block-metrics';
 export * from './operations';
 export * from './observe';
 export * from './drain';

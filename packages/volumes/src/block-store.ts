@@ -17,6 +17,14 @@ export interface VolumeState {
 export interface StoreCounters {
   /** Copies found corrupt by a read (GET or HEAD). */
   corruptCopies: number;
+  /** Garbage-collection runs over this store, and what they did (storage.md §6). */
+  gcRuns: number;
+  gcTrashed: number;
+  gcRestored: number;
+  gcDeleted: number;
+  /** What the last run found: distinct stored blocks, and blocks named by manifests. */
+  gcLastStored: number;
+  gcLastReferenced: number;
 }
 
 export type HeadResult = 'ok' | 'not found' | 'corrupt';
@@ -47,7 +55,11 @@ const orderOf = (hash: string, states: readonly VolumeState[]): Volume[] =>
  */
 export class BlockStore {
   readonly states: VolumeState[];
-  readonly counters: StoreCounters = { corruptCopies: 0 };
+  /** Totals since start, exported on `/metrics` by the apps that hold the store. */
+  readonly counters: StoreCounters = {
+    ...{ corruptCopies: 0, gcRuns: 0, gcTrashed: 0, gcRestored: 0, gcDeleted: 0 },
+    ...{ gcLastStored: 0, gcLastReferenced: 0 },
+  };
 
   constructor(
     volumes: readonly Volume[],

@@ -20,6 +20,19 @@ describe('blockHash', () => {
     expect(digests).toEqual(blocks.map(md5));
   });
 
+  it('gives the MD5 of one chunk larger than a batch and of odd chunk sizes', async () => {
+    const b = randomBytes(37 << 20);
+    const h = blockHash(b.length);
+    // One chunk of 20 MiB (more than the worker may have pending), then sizes that never align.
+    await h.update(b.subarray(0, 20 << 20));
+    let at = 20 << 20;
+    for (let n = 1; at < b.length; n = (n * 7919 + 1) % 3_000_001) {
+      await h.update(b.subarray(at, at + n));
+      at += n;
+    }
+    expect(await h.digest()).toBe(md5(b));
+  });
+
   it('hashes small blocks inline, and an abandoned block leaves nothing behind', async () => {
     const small = blockHash(10);
     expect(small.update(Buffer.from('0123456789'))).toBeNull();

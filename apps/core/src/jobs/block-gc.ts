@@ -117,6 +117,17 @@ async function sweepTrash(
   return { restored, deleted };
 }
 
+/** Adds a run to the store's totals, which the core's `/metrics` shows. */
+function countRun(store: BlockStore, counts: BlockGcCounts): void {
+  const c = store.counters;
+  c.gcRuns++;
+  c.gcTrashed += counts.trashed;
+  c.gcRestored += counts.restored;
+  c.gcDeleted += counts.deleted;
+  c.gcLastStored = counts.stored;
+  c.gcLastReferenced = counts.referenced;
+}
+
 /**
  * One garbage-collection run (storage.md §6), at most one per cluster at a time. Volumes are
  * listed first; then, holding the reference lock so that no write can name a block meanwhile
@@ -171,6 +182,7 @@ async function runLocked(deps: BlockGcDeps): Promise<BlockGcCounts> {
   });
   counts.ran = outcome.ran;
   counts.ms = Date.now() - started;
+  if (counts.ran) countRun(deps.store, counts);
   deps.log.info({ cluster: deps.cluster.ClusterID, ...counts }, 'block garbage collection');
   return counts;
 }
