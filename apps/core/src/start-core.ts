@@ -26,12 +26,17 @@ export interface RunningCore {
 }
 
 export const defaultLogger = (): Logger =>
-  pino({
-    level: process.env['SVC_LOG_LEVEL'] ?? 'info',
-    base: { app: 'core' },
-    // Nothing logs these today; should a request or body ever be logged, its secrets are not.
-    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
-  });
+  pino(
+    {
+      level: process.env['SVC_LOG_LEVEL'] ?? 'info',
+      base: { app: 'core' },
+      // Nothing logs these today; should a request or body ever be logged, its secrets are not.
+      redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+    },
+    // Asynchronous: a request's log line is queued, never written on the request's path;
+    // pino flushes what is queued when the process exits.
+    pino.destination({ dest: 1, sync: false }),
+  );
 
 /** Start-up steps worth telling whoever started the server (migrations can take seconds). */
 export type Progress = (line: string) => void;

@@ -1,7 +1,10 @@
-import { Pool, type Dispatcher } from 'undici';
+import { Pool } from 'undici';
 import { ApiError, BadGatewayError, ServiceUnavailableError } from '@svc/errors';
 import { PROOF_HEADER, randomAlnum, type ProofSigner } from '@svc/ids';
 import type { ClusterConfig } from '@svc/config';
+import { AnswerHandler, type CoreAnswer } from './core-answer';
+
+export type { CoreAnswer } from './core-answer';
 
 /** A cluster core this gateway calls directly (same deployment). */
 export interface CoreTarget {
@@ -10,9 +13,6 @@ export interface CoreTarget {
   proofKey: string;
   cluster: Readonly<ClusterConfig>;
 }
-
-/** A core's answer, not yet read: the gateway passes it through without re-serialising. */
-export type CoreAnswer = Dispatcher.ResponseData;
 
 /**
  * Signed calls from the gateway to one core over a keep-alive undici pool: API calls
@@ -74,15 +74,20 @@ export class CoreClient {
       body,
     });
     try {
-      return await this.pool.request({
-        method: 'POST',
-        path,
-        headers: {
-          'content-type': 'application/json',
-          'x-request-id': requestId,
-          [PROOF_HEADER]: proof,
-        },
-        body,
+      return await new Promise<CoreAnswer>((resolve, reject) => {
+        this.pool.dispatch(
+          {
+            method: 'POST',
+            path,
+            headers: {
+              'content-type': 'application/json',
+              'x-request-id': requestId,
+              [PROOF_HEADER]: proof,
+            },
+            body,
+          },
+          new AnswerHandler(resolve, reject),
+        );
       });
     } catch (err) {
       throw this.failure(err);

@@ -21,12 +21,17 @@ export interface RunningGateway {
 }
 
 export const gatewayLogger = (): Logger =>
-  pino({
-    level: process.env['SVC_LOG_LEVEL'] ?? 'info',
-    base: { app: 'gateway' },
-    // Nothing logs these today; should a request or body ever be logged, its secrets are not.
-    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
-  });
+  pino(
+    {
+      level: process.env['SVC_LOG_LEVEL'] ?? 'info',
+      base: { app: 'gateway' },
+      // Nothing logs these today; should a request or body ever be logged, its secrets are not.
+      redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+    },
+    // Asynchronous: a request's log line is queued, never written on the request's path;
+    // pino flushes what is queued when the process exits.
+    pino.destination({ dest: 1, sync: false }),
+  );
 
 /**
  * Serves the deployment's public URL. `coreUrls` gives each cluster core's address; a core

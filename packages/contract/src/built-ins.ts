@@ -9,9 +9,8 @@ const [user, group, link, client, token] = [
   apiClientAuthorizations,
 ].map((r) => r.infix);
 
-/** Uuids of the objects every cluster has from its first start (contract README). */
-export function builtInUuids(c: string) {
-  return {
+const uuidsOf = (c: string) =>
+  Object.freeze({
     systemUser: `${c}-${user}-000000000000000`,
     systemGroup: `${c}-${group}-000000000000000`,
     allUsersGroup: `${c}-${group}-fffffffffffffff`,
@@ -21,10 +20,26 @@ export function builtInUuids(c: string) {
     internalApiClient: `${c}-${client}-000000000000000`,
     rootToken: `${c}-${token}-000000000000000`,
     anonymousToken: `${c}-${token}-anonymouspublic`,
-  } as const;
-}
+  } as const);
 
-export type BuiltIns = ReturnType<typeof builtInUuids>;
+export type BuiltIns = ReturnType<typeof uuidsOf>;
+
+/**
+ * Per cluster id, made once: token checks ask for them on every request. Bounded: a cluster id
+ * may come from a request's uuid, and those are not all configured clusters.
+ */
+const known = new Map<string, BuiltIns>();
+const KNOWN_MAX = 256;
+
+/** Uuids of the objects every cluster has from its first start (contract README). */
+export function builtInUuids(c: string): BuiltIns {
+  let uuids = known.get(c);
+  if (!uuids) {
+    uuids = uuidsOf(c);
+    if (known.size < KNOWN_MAX) known.set(c, uuids);
+  }
+  return uuids;
+}
 
 /** Built-in objects cannot be deleted (403). */
 export function isBuiltIn(clusterId: string, uuid: string): boolean {

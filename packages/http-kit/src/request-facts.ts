@@ -10,15 +10,17 @@ export interface RequestFacts {
   errorToken?: string;
 }
 
-const facts = new WeakMap<ServerResponse, RequestFacts>();
+/** Kept on the response itself: a WeakMap lookup per note cost more than the note. */
+const FACTS = Symbol('requestFacts');
+type Noted = ServerResponse & { [FACTS]?: RequestFacts };
 
 export function noteRequest(res: ServerResponse, more: RequestFacts): void {
-  const known = facts.get(res);
+  const known = (res as Noted)[FACTS];
   if (known) Object.assign(known, more);
-  else facts.set(res, { ...more });
+  else (res as Noted)[FACTS] = { ...more };
 }
 
-export const factsOf = (res: ServerResponse): RequestFacts => facts.get(res) ?? {};
+export const factsOf = (res: ServerResponse): RequestFacts => (res as Noted)[FACTS] ?? {};
 
 const UUID_SEGMENT = /^[0-9a-z]{5}-[0-9a-z]{5}-[0-9a-z]{15}$/;
 const HASH_SEGMENT = /^[0-9a-f]{32}(\+.*)?$/;

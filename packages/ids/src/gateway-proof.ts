@@ -1,11 +1,12 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { hmacHex, safeEqual } from './token';
 
 /**
  * Cores trust only calls the gateway vouched for: the gateway signs each call (method, URL,
- * request id, time, a digest of the body — which holds the caller's identity and the call's
- * options — and a sequence number that makes it usable once) with a key derived from the cluster's SystemRootToken, which only the gateway
- * and that cluster's core know (docs/adr/0002, 0006).
+ * request id, time, the body — which holds the caller's identity and the call's options — and
+ * a sequence number that makes it usable once) with a key derived from the cluster's
+ * SystemRootToken, which only the gateway and that cluster's core know (docs/adr/0002, 0006,
+ * 0012).
  */
 export const PROOF_HEADER = 'x-svc-gateway-proof';
 
@@ -58,18 +59,22 @@ export interface ProofFields {
   /** Path and query of the hop request. */
   url: string;
   requestId: string;
-  /** The request body (its digest is signed; the body itself is not kept). */
+  /** The request body (signed with the fields; not kept). */
   body: Uint8Array | string;
 }
 
-const digestOf = (body: Uint8Array | string): string =>
-  createHash('sha256').update(body).digest('base64url');
+const head = (ts: number, sender: string, seq: number, f: ProofFields): string =>
+  ['v2', ts, sender, seq, f.method.toUpperCase(), f.url, f.requestId, ''].join('\n');
 
-const payload = (ts: number, sender: string, seq: number, f: ProofFields): string =>
-  ['v2', ts, sender, seq, f.method.toUpperCase(), f.url, f.requestId, digestOf(f.body)].join('\n');
-
-const mac = (key: string, text: string): string =>
-  createHmac('sha256', key).update(text, 'utf8').digest('hex');
+/**
+ * One HMAC over the call's fields and then its body as received: no separate digest of the
+ * body (the fields hold no newline, so the body starts after the last of their separators).
+ */
+const mac = (key: string, ts: number, sender: string, seq: number, f: ProofFields): string =>
+  createHmac('sha256', key)
+    .update(head(ts, sender, seq, f), 'utf8')
+    .update(f.body)
+    .digest('hex');
 
 /**
  * Signs calls for one sending process: each proof carries the time, the sender's random id and
@@ -81,7 +86,7 @@ export class ProofSigner {
 
   sign(key: string, fields: ProofFields, now = Date.now()): string {
     this.seq += 1;
-    return `v2.${now}.${this.sender}.${this.seq}.${mac(key, payload(now, this.sender, this.seq, fields))}`;
+    return `v2.${now}.${this.sender}.${this.seq}.${mac(key, now, this.sender, this.seq, fields)}`;
   }
 }
 
@@ -110,7 +115,7 @@ export function verifyProof(
   if (Math.abs(now - ts) > maxSkewMs) return null;
   const sender = m[2]!;
   const seq = Number(m[3]);
-  return safeEqual(m[4]!, mac(key, payload(ts, sender, seq, fields))) ? { sender, seq } : null;
+  return safeEqual(m[4]!, mac(key, ts, sender, seq, fields)) ? { sender, seq } : null;
 }
 
 export const PROOF_MAX_SKEW_MS = 60_000;

@@ -9,11 +9,26 @@ export interface Query {
   values: unknown[];
 }
 
+const fold = (text: string): string => text.replace(/\s+/g, ' ').replace(/ \)/g, ')').trim();
+
+/**
+ * Folded texts by raw text: the same few statements come back on every request (the
+ * visibility SQL alone is kilobytes), so each is folded once. Bounded: texts come from code,
+ * but list filters combine freely.
+ */
+const FOLDED_MAX = 4000;
+const folded = new Map<string, string>();
+
 /** Our SQL text holds no literals, so folding white space is safe and keeps logs readable. */
-export const toQuery = (fragment: Sql): Query => ({
-  text: fragment.text.replace(/\s+/g, ' ').replace(/ \)/g, ')').trim(),
-  values: fragment.values,
-});
+export function toQuery(fragment: Sql): Query {
+  const raw = fragment.text;
+  let text = folded.get(raw);
+  if (text === undefined) {
+    text = fold(raw);
+    if (folded.size < FOLDED_MAX) folded.set(raw, text);
+  }
+  return { text, values: fragment.values };
+}
 
 /** Any value (arrays included) as one bound parameter. */
 export const bindValue = (value: unknown): Sql => new Sql(['', ''], [value as string]);

@@ -4,11 +4,23 @@ import type { Db, QueryResult, Statement } from './db';
 import { isDatabaseUnavailable } from './pg-error';
 import { OID, parseInt8, parseTimestamptz } from './value-parsers';
 
+const parserOf = (oid: number, format?: string) => {
+  if (oid === OID.timestamptz || oid === OID.timestamp) return parseTimestamptz;
+  if (oid === OID.int8) return parseInt8;
+  return pg.types.getTypeParser(oid, format as 'text');
+};
+
+/** Parsers by oid and format, looked up once: node-postgres asks for every column of every result. */
+const parsers = new Map<string, ReturnType<typeof parserOf>>();
 const types = {
   getTypeParser(oid: number, format?: string) {
-    if (oid === OID.timestamptz || oid === OID.timestamp) return parseTimestamptz;
-    if (oid === OID.int8) return parseInt8;
-    return pg.types.getTypeParser(oid, format as 'text');
+    const key = format === 'binary' ? `b${oid}` : `${oid}`;
+    let parser = parsers.get(key);
+    if (parser === undefined) {
+      parser = parserOf(oid, format);
+      parsers.set(key, parser);
+    }
+    return parser;
   },
 };
 

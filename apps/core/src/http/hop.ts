@@ -56,6 +56,8 @@ export function hopHandler(
       const endpoint = endpointById(id);
       const handler = handlers.get(id);
       if (!endpoint || !handler) throw new EndpointNotFoundError();
+      // The label routeOfPath would find, without its per-request split and patterns.
+      noteRequest(res, { route: `${CALL_PREFIX}${id}` });
       const call: Call = {
         cluster: deps.cluster,
         db: deps.db,

@@ -58,23 +58,20 @@ function noteErrorToken(res: ServerResponse, body: Buffer): void {
   }
 }
 
-/** Answers up to this size are read whole and written in one go; larger ones stream. */
-const WHOLE_ANSWER_BYTES = 1 << 20;
-
+/** The core's answer to the client: small ones (read whole) in one write, larger ones streamed. */
 async function passThrough(res: ServerResponse, answer: CoreAnswer, head: boolean) {
   res.statusCode = answer.statusCode;
   const type = answer.headers['content-type'];
   if (type !== undefined) res.setHeader('Content-Type', type);
   const length = Number(answer.headers['content-length'] ?? NaN);
+  const whole = answer.body.whole;
   if (head) {
     if (length >= 0) res.setHeader('Content-Length', length);
     await answer.body.dump();
     res.end();
-  } else if (length <= WHOLE_ANSWER_BYTES) {
-    // One write for headers and body: cheaper than a stream pipeline for the usual JSON answer.
-    const body = Buffer.from(await answer.body.arrayBuffer());
-    if (answer.statusCode >= 500) noteErrorToken(res, body);
-    res.end(body);
+  } else if (whole !== null) {
+    if (answer.statusCode >= 500) noteErrorToken(res, whole);
+    res.end(whole);
   } else {
     if (length >= 0) res.setHeader('Content-Length', length);
     await pipeline(answer.body, res);

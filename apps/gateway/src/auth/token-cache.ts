@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Identity } from '@svc/ids';
 
@@ -15,9 +15,7 @@ interface Entry {
 
 /** One entry per cluster a token was checked for, token, and honoured `remote`. */
 const keyOf = (cluster: string, token: string, remote: string | null): string =>
-  createHash('sha256')
-    .update(`${cluster}\n${token}\n${remote ?? ''}`)
-    .digest('hex');
+  hash('sha256', `${cluster}\n${token}\n${remote ?? ''}`, 'hex');
 
 export class TokenCache {
   private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TOKEN_CACHE_TTL_MS });

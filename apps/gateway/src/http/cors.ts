@@ -9,8 +9,11 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Max-Age': '86400',
 };
 
+/** The pairs, listed once (every API answer sets them). */
+const CORS_PAIRS = Object.entries(CORS_HEADERS);
+
 export function setCorsHeaders(res: ServerResponse): void {
-  for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+  for (const [name, value] of CORS_PAIRS) res.setHeader(name, value);
 }
 
 /**

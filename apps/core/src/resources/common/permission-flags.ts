@@ -30,8 +30,23 @@ const writersOf = (uuid: Sql): Sql =>
             ORDER BY l.created_at, l.uuid)`;
 
 /**
- * The caller's level and the writers, read with the rows of a get or list (one round trip
- * for the object and its flags); nothing when the selection renders no flag.
+ * Whether a group is a frozen project or lies beneath one, as a column (the walk of
+ * frozenAmong, for the row's own group): a group's GET then reads its flags in the same
+ * round trip as the row. The uncorrelated guard is evaluated once per statement.
+ */
+const frozenGroupSql = (uuid: Sql): Sql =>
+  sql`EXISTS (WITH RECURSIVE up(uuid, depth) AS (
+        SELECT ${uuid} COLLATE "C", 0
+         WHERE EXISTS (SELECT 1 FROM groups fz WHERE fz.frozen_by_uuid IS NOT NULL)
+        UNION ALL
+        SELECT fg.owner_uuid, up.depth + 1 FROM groups fg JOIN up ON fg.uuid = up.uuid
+         WHERE fg.frozen_by_uuid IS NULL AND up.depth < 10000)
+      SELECT 1 FROM up JOIN groups fg ON fg.uuid = up.uuid WHERE fg.frozen_by_uuid IS NOT NULL)`;
+
+/**
+ * The caller's level, the writers and (for groups) the frozen state, read with the rows of a
+ * get or list (one round trip for the object and its flags); nothing when the selection
+ * renders no flag.
  */
 export function permissionFlagColumns(
   call: Call,
@@ -43,7 +58,9 @@ export function permissionFlagColumns(
   const level = call.caller.isAdmin
     ? raw(String(MANAGE))
     : levelSql(call.caller, uuid, col(table, 'owner_uuid'));
-  return [sql`${level} AS "_level"`, sql`${writersOf(uuid)} AS "_writers"`];
+  const columns = [sql`${level} AS "_level"`, sql`${writersOf(uuid)} AS "_writers"`];
+  if (table === 'groups') columns.push(sql`${frozenGroupSql(uuid)} AS "_frozen"`);
+  return columns;
 }
 
 /** Levels and writers of rows that were not read with permissionFlagColumns (writes). */
@@ -69,6 +86,12 @@ function flagsFromRows(rows: readonly Row[]) {
   };
 }
 
+/** The frozen starts among rows read with a `_frozen` column (groups); null if not read. */
+function frozenFromRows(rows: readonly Row[]): Set<string> | null {
+  if (!rows.every((r) => typeof r['_frozen'] === 'boolean')) return null;
+  return new Set(rows.filter((r) => r['_frozen'] === true).map((r) => String(r['uuid'])));
+}
+
 /**
  * Loads what can_write / can_manage / writable_by need for a page of rows (permissions.md
  * §10): from the rows' own `_level` / `_writers` columns when the query read them, else in two
@@ -83,7 +106,7 @@ export async function loadPermissionFlags(call: Call, rows: readonly Row[]): Pro
   const read = withIds.every((r) => r['_level'] !== undefined && Array.isArray(r['_writers']));
   const { levels, writers } = read ? flagsFromRows(withIds) : await queriedFlags(call, objects);
   const owners = await ownerLevels(call, objects, levels);
-  const frozen = await frozenAmong(call.db, objects.map(frozenStart));
+  const frozen = frozenFromRows(withIds) ?? (await frozenAmong(call.db, objects.map(frozenStart)));
   const flags = new Map<string, Flags>();
   for (const o of objects) {
     flags.set(o.uuid, {
