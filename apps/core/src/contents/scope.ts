@@ -13,10 +13,11 @@ export type Tally = Map<string, { all: number; trashed: number }>;
 /** Which objects a contents request starts from (groups.md §3 steps 1 and 3). */
 export type Target =
   /**
-   * Objects owned by one of `owners`. `traversable`: the caller reads all they own. `tally`:
-   * the counts of a recursive owner set, read with it.
+   * Objects owned by one of `owners`, or with `tree` (recursive), by one of the uuids that
+   * subquery yields. `traversable`: the caller reads all they own. `tally`: the counts of a
+   * recursive owner set, read with it.
    */
-  | { kind: 'owners'; owners: string[]; traversable: boolean; tally?: Tally }
+  | { kind: 'owners'; owners: string[]; tree?: Sql; traversable: boolean; tally?: Tally }
   /** Every readable object (no uuid, or a filter group). */
   | { kind: 'everything' }
   /** `exclude_home_project=true`: readable objects reaching the caller through sharing. */
@@ -65,7 +66,9 @@ const notRole = (rules: ResourceRules): Sql[] =>
 export function typeScope(call: Call, rules: ResourceRules, target: Target): Sql[] {
   const table = rules.resource.type;
   if (target.kind === 'owners') {
-    const owned = ownedBy(table, target.owners);
+    const owned = target.tree
+      ? sql`${col(table, 'owner_uuid')} IN (${target.tree})`
+      : ownedBy(table, target.owners);
     const visible = target.traversable
       ? includeTrash(call) || !hasTrashAt(rules.resource)
         ? []
