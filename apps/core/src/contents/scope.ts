@@ -104,6 +104,8 @@ export function counterCount(
   filtered: boolean,
 ): Sql | null {
   if (target.kind !== 'owners' || !target.traversable || filtered) return null;
+  // A recursive set counted only when the offset passes a type (count=none): rows are counted.
+  if (target.tree && !target.tally) return null;
   if (notTrashedInFrozen(call, rules).length > 0) return null;
   const table = rules.resource.type;
   const tally = target.tally?.get(table);

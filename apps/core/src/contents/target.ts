@@ -27,27 +27,35 @@ async function traversesUser(call: Call, user: string): Promise<boolean> {
 /**
  * The owner set of `recursive=true`, as a subquery: the target and every project beneath it,
  * leaving out projects hidden by trash (and so their subtrees) unless include_trash. One range
- * of the closure table's ancestor index; the target itself is visible (checked before), so a
- * project beneath is hidden exactly when it or an ancestor is trashed.
+ * of the closure table's ancestor index, the target included through its own row (a user has
+ * none, so it is added); the target is visible (checked before), so a project beneath is hidden
+ * exactly when it or an ancestor is trashed. Filter groups beneath own nothing, so they add no
+ * objects. Written without a union for a project, so PostgreSQL knows the set's size and, for a
+ * first page, walks the type's modified_at index probing each owner's ancestor row.
  */
-function treeOf(call: Call, root: string): Sql {
+function treeOf(call: Call, root: string, isUser: boolean): Sql {
   const hidden = includeTrash(call)
     ? sql``
     : sql`AND NOT EXISTS (SELECT 1 FROM hidden_groups h WHERE h.group_uuid = a.group_uuid
                            AND h.trash_at <= statement_timestamp())`;
-  return sql`SELECT ${root}::text COLLATE "C" AS uuid
-    UNION ALL
-    SELECT a.group_uuid FROM group_ancestors a JOIN groups g ON g.uuid = a.group_uuid
-     WHERE a.ancestor_uuid = ${root} AND a.group_uuid <> ${root} AND g.group_class = 'project' ${hidden}`;
+  const beneath = sql`SELECT a.group_uuid AS uuid FROM group_ancestors a
+     WHERE a.ancestor_uuid = ${root} ${hidden}`;
+  return isUser ? sql`SELECT ${root}::text COLLATE "C" AS uuid UNION ALL ${beneath}` : beneath;
 }
 
 /**
- * The counts of a recursive owner set in one statement: the per-owner counters summed over
- * it, and the objects trashed themselves in it, so the counts need no pass over thousands of
- * owners' rows.
+ * The recursive owner set, and unless `counted` is false (count=none), its counts in one
+ * statement: the per-owner counters summed over it, and the objects trashed themselves in it,
+ * so the counts need no pass over thousands of owners' rows.
  */
-async function withDescendants(call: Call, root: string): Promise<{ tree: Sql; tally: Tally }> {
-  const tree = treeOf(call, root);
+async function withDescendants(
+  call: Call,
+  root: string,
+  isUser: boolean,
+  counted: boolean,
+): Promise<{ tree: Sql; tally?: Tally }> {
+  const tree = treeOf(call, root, isUser);
+  if (!counted) return { tree };
   const trashed = (table: string, extra: Sql = sql``) =>
     sql`(SELECT count(*) FROM ${raw(table)} x JOIN tree t ON x.owner_uuid = t.uuid
        WHERE x.trash_at IS NOT NULL AND x.trash_at <= statement_timestamp() ${extra})`;
@@ -55,8 +63,9 @@ async function withDescendants(call: Call, root: string): Promise<{ tree: Sql; t
     counts: Record<string, string> | null;
     tg: string;
     tc: string;
-  }>(
-    toQuery(
+  }>({
+    custom: true,
+    ...toQuery(
       sql`WITH tree AS MATERIALIZED (${tree})
        SELECT (SELECT jsonb_object_agg(item_type, n) FROM (
                  SELECT c.item_type, sum(c.n) AS n FROM owner_item_counts c
@@ -64,7 +73,7 @@ async function withDescendants(call: Call, root: string): Promise<{ tree: Sql; t
               ${trashed('groups', sql`AND x.group_class <> 'role'`)} AS tg,
               ${trashed('collections')} AS tc`,
     ),
-  );
+  });
   const row = rows[0];
   const counts = row?.counts ?? {};
   const trashedSelf: Record<string, number> = {
@@ -80,8 +89,11 @@ async function withDescendants(call: Call, root: string): Promise<{ tree: Sql; t
   return { tree, tally };
 }
 
-/** groups.md §3 step 1 (and §8 for filter groups). */
-export async function resolveTarget(call: Call): Promise<Resolved> {
+/**
+ * groups.md §3 step 1 (and §8 for filter groups). `counted`: the request counts (a recursive
+ * owner set's counters are then read with it).
+ */
+export async function resolveTarget(call: Call, counted = true): Promise<Resolved> {
   const uuid = stringOption(call, 'uuid');
   const recursive = flagOption(call, 'recursive');
   if (uuid === '') {
@@ -99,8 +111,9 @@ export async function resolveTarget(call: Call): Promise<Resolved> {
       return { target: { kind: 'everything' }, storedFilters: Array.isArray(stored) ? stored : [] };
     }
     if (recursive && group['group_class'] === 'project') {
-      const { tree, tally } = await withDescendants(call, uuid);
-      const target: Target = { kind: 'owners', owners: [uuid], tree, traversable: true, tally };
+      const { tree, tally } = await withDescendants(call, uuid, false, counted);
+      const target: Target = { kind: 'owners', owners: [uuid], tree, traversable: true };
+      if (tally) target.tally = tally;
       return { target, storedFilters: [] };
     }
     return { target: { kind: 'owners', owners: [uuid], traversable: true }, storedFilters: [] };
@@ -110,11 +123,10 @@ export async function resolveTarget(call: Call): Promise<Resolved> {
     if (rows.length === 0) throw new NotFoundError();
     const traversable = await traversesUser(call, uuid);
     if (recursive) {
-      const { tree, tally } = await withDescendants(call, uuid);
-      return {
-        target: { kind: 'owners', owners: [uuid], tree, traversable, tally },
-        storedFilters: [],
-      };
+      const { tree, tally } = await withDescendants(call, uuid, true, counted);
+      const target: Target = { kind: 'owners', owners: [uuid], tree, traversable };
+      if (tally) target.tally = tally;
+      return { target, storedFilters: [] };
     }
     return { target: { kind: 'owners', owners: [uuid], traversable }, storedFilters: [] };
   }
