@@ -83,15 +83,6 @@ export function typeScope(call: Call, rules: ResourceRules, target: Target): Sql
 }
 
 /**
- * The same condition as a semi-join: with thousands of owners (recursive), a hash of the owner
- * set instead of searching the array once per row, and no per-element estimates when planning.
- */
-const ownedBySet = (table: string, owners: readonly string[]): Sql =>
-  owners.length === 1
-    ? ownedBy(table, owners)
-    : sql`${col(table, 'owner_uuid')} IN (SELECT unnest(${bindValue(owners)}::text[]))`;
-
-/**
  * The count of one type from the per-owner counters, where it equals the count of the rows the
  * scope chooses: every row under owners the caller traverses, no filters. Rows trashed
  * themselves are counted there and subtracted here, unless include_trash (the partial
@@ -114,10 +105,10 @@ export function counterCount(
     return sql`${n}::bigint`;
   }
   const counted = sql`(SELECT coalesce(sum(c.n), 0) FROM owner_item_counts c
-    WHERE ${ownedBySet('c', target.owners)} AND c.item_type = ${table})`;
+    WHERE ${ownedBy('c', target.owners)} AND c.item_type = ${table})`;
   if (includeTrash(call) || !hasTrashAt(rules.resource)) return counted;
   const t = raw(`"${table}"`);
-  const trashed = sql`(SELECT count(*) FROM ${t} WHERE ${ownedBySet(table, target.owners)}
+  const trashed = sql`(SELECT count(*) FROM ${t} WHERE ${ownedBy(table, target.owners)}
     AND ${col(table, 'trash_at')} IS NOT NULL AND ${col(table, 'trash_at')} <= statement_timestamp()
     ${rules.resource.type === 'groups' ? sql`AND "groups"."group_class" <> 'role'` : sql``})`;
   return sql`(${counted} - ${trashed})`;
