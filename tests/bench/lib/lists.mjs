@@ -9,7 +9,7 @@ import { explainBoth, traced } from './sql.mjs';
  */
 export function compileListRequest({ rules, cluster, caller, params }) {
   const { parseListParams, compileList } = dist('packages/list-engine/dist/index.js');
-  const call = { cluster, caller, params, db: null, locals: {} };
+  const call = { cluster, caller, params, options: params, db: null, locals: {} };
   const plan = parseListParams(rules.resource, params, {
     maxItemsPerResponse: cluster.API.MaxItemsPerResponse,
   });
