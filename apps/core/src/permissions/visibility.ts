@@ -66,14 +66,19 @@ export function userVisible(user: string): Sql {
 }
 
 /**
- * Objects owned by a trashed group, or by one beneath it, are hidden (groups.md §6): some
- * ancestor-or-self of the owner is trashed (hidden_groups: group_ancestors joined with the few
- * trashed groups).
+ * Hidden groups (groups.md §6): each group with a trashed ancestor-or-self (hidden_groups, the
+ * closure joined with the few trashed groups), as an uncorrelated NOT IN, which PostgreSQL runs
+ * once per statement as a hashed subplan, so each row costs one hash probe. (As a NOT EXISTS it
+ * became an anti-join whose small estimate made the planner rescan the whole hidden list per
+ * row: seconds for a page at a deep offset of a million collections.) group_uuid is never null.
  */
+const notIn = (uuidCol: Sql): Sql =>
+  sql`(${uuidCol} NOT IN (SELECT h.group_uuid FROM hidden_groups h
+                           WHERE h.trash_at <= statement_timestamp()))`;
+
+/** Objects owned by a trashed group, or by one beneath it, are hidden (groups.md §6). */
 export function notHiddenByOwner(table: string): Sql {
-  return sql`NOT EXISTS (SELECT 1 FROM hidden_groups h
-                          WHERE h.group_uuid = ${col(table, 'owner_uuid')}
-                            AND h.trash_at <= statement_timestamp())`;
+  return notIn(col(table, 'owner_uuid'));
 }
 
 /** Trashed themselves (trash_at in the past). */
@@ -83,10 +88,7 @@ export function notTrashedItself(table: string): Sql {
 }
 
 /** A group is hidden when it or an ancestor is trashed (its own closure row covers itself). */
-export const groupNotHidden = (): Sql =>
-  sql`NOT EXISTS (SELECT 1 FROM hidden_groups h
-                   WHERE h.group_uuid = ${col('groups', 'uuid')}
-                     AND h.trash_at <= statement_timestamp())`;
+export const groupNotHidden = (): Sql => notIn(col('groups', 'uuid'));
 
 /**
  * With include_trash, non-admins still never see hidden objects inside frozen projects
@@ -97,8 +99,7 @@ export function notHiddenInsideFrozen(table: string, trashable: boolean): Sql {
   const owner = col(table, 'owner_uuid');
   const hidden =
     table === 'groups'
-      ? sql`EXISTS (SELECT 1 FROM hidden_groups h WHERE h.group_uuid = ${col(table, 'uuid')}
-                     AND h.trash_at <= statement_timestamp())`
+      ? sql`NOT ${groupNotHidden()}`
       : sql`(NOT ${notHiddenByOwner(table)}${trashable ? sql` OR NOT ${notTrashedItself(table)}` : sql``})`;
   return sql`(CASE WHEN ${hidden} AND EXISTS (SELECT 1 FROM groups fz WHERE fz.frozen_by_uuid IS NOT NULL)
     THEN NOT EXISTS (
