@@ -7,7 +7,7 @@
 // with the migrations applied, filled with set-based SQL: at scale 1, 2,000 users, 200,000
 // groups (projects in trees, roles, filters; 0.5 % of projects trashed) and 1,000,000
 // collections (20 % in home projects, 10 % in 50 big projects, 1 % trashed) with varied
-// properties and vocabulary text; trashed_groups and materialized_permissions consistent
+// properties and vocabulary text; group_ancestors and materialized_permissions consistent
 // (recomputeAllPermissions). Then the deployment (core + gateway, in this process) and
 // sequential GET /svc/v1/collections requests as the root token (admin: the only scope
 // conditions are trash visibility), each with the default count=exact and with count=none.
@@ -99,7 +99,7 @@ async function generate(url) {
     homeShare: 0.2,
     hot: { projects: 50, share: 0.1 },
   });
-  await gen.trashedGroups();
+  await gen.groupAncestors();
   await gen.vacuumAnalyze(DATA_TABLES);
   const recompute = await fillPermissions(gen, url, CLUSTER, RECOMPUTE_TIMEOUT_MS);
   const totalMs = performance.now() - t0;
@@ -116,7 +116,7 @@ async function describe(url) {
 /** Values the filters use, picked from the data (a few of each, rotated over the requests). */
 async function pickValues(client) {
   const one = async (text) => (await client.query(text)).rows;
-  const visible = `trash_at IS NULL AND NOT EXISTS (SELECT 1 FROM trashed_groups tg WHERE tg.group_uuid = c.owner_uuid)`;
+  const visible = `trash_at IS NULL AND NOT EXISTS (SELECT 1 FROM hidden_groups tg WHERE tg.group_uuid = c.owner_uuid AND tg.trash_at <= now())`;
   const sample = await one(`
     SELECT uuid, name, portable_data_hash, properties->>'sample_id' AS sample_id
       FROM collections c TABLESAMPLE BERNOULLI (${Math.min(100, (50_000 / SIZES.collections) * 100)}) REPEATABLE (7)

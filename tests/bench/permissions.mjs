@@ -10,7 +10,7 @@
 // (all-users membership of every active user both ways, role creators' can_manage, user → role
 // memberships with the role → user can_read, role → project, user → project, role → collection,
 // user → collection, role → role, user → user can_manage, ten projects shared with All users)
-// and 2,000,000 collections (15 % in home projects, the rest in projects). trashed_groups is
+// and 2,000,000 collections (15 % in home projects, the rest in projects). group_ancestors is
 // filled as the server keeps it, materialized_permissions by recomputeAllPermissions (timed).
 // A token per active user (sha256 digests of secrets chosen here); the measured users' tokens
 // are made through the API. Then, through the gateway (core + gateway in this process),
@@ -245,7 +245,7 @@ async function generate(url, salt) {
         FROM users u WHERE u.is_active AND u.uuid <> '${b.systemUser}'`);
     return r.rowCount;
   });
-  await gen.trashedGroups();
+  await gen.groupAncestors();
   await gen.vacuumAnalyze(DATA_TABLES);
   const recompute = await fillPermissions(gen, url, CLUSTER, RECOMPUTE_TIMEOUT_MS);
   const totalMs = performance.now() - t0;
@@ -397,7 +397,7 @@ async function pickActors(client) {
      WHERE (c.owner_uuid = $1
             OR c.owner_uuid IN (SELECT target_uuid FROM materialized_permissions WHERE user_uuid = $1 AND traverse_owned)
             OR c.uuid IN (SELECT target_uuid FROM materialized_permissions WHERE user_uuid = $1))
-       AND c.trash_at IS NULL AND NOT EXISTS (SELECT 1 FROM trashed_groups tg WHERE tg.group_uuid = c.owner_uuid)
+       AND c.trash_at IS NULL AND NOT EXISTS (SELECT 1 FROM hidden_groups tg WHERE tg.group_uuid = c.owner_uuid AND tg.trash_at <= now())
      ORDER BY md5(c.uuid) LIMIT 50`,
       [typical.uuid],
     )

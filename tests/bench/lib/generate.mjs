@@ -425,17 +425,22 @@ export class Generator {
     });
   }
 
-  /** trashed_groups as refreshTrashedGroups keeps it: each group's earliest trash_at on its way up. */
-  async trashedGroups() {
-    return this.step('trashed_groups', async () => {
+  /**
+   * group_ancestors as its triggers keep it, rebuilt whole: the generator may insert children
+   * before their parents, which the insert trigger cannot chain (hiding by trash is derived
+   * from it through the hidden_groups view).
+   */
+  async groupAncestors() {
+    return this.step('group_ancestors', async () => {
+      await this.q(`TRUNCATE group_ancestors`);
       const r = await this.q(`
-        INSERT INTO trashed_groups (group_uuid, trash_at)
-        WITH RECURSIVE walk(uuid, eff) AS (
-          SELECT g.uuid, g.trash_at FROM groups g WHERE substr(g.owner_uuid, 7, 5) <> 'j7d0g'
-          UNION ALL
-          SELECT ch.uuid, least(ch.trash_at, w.eff) FROM groups ch JOIN walk w ON ch.owner_uuid = w.uuid
+        INSERT INTO group_ancestors (group_uuid, ancestor_uuid)
+        WITH RECURSIVE up(uuid, anc) AS (
+          SELECT uuid, owner_uuid FROM groups
+          UNION
+          SELECT up.uuid, g.owner_uuid FROM up JOIN groups g ON g.uuid = up.anc
         )
-        SELECT uuid, eff FROM walk WHERE eff IS NOT NULL`);
+        SELECT uuid, uuid FROM groups UNION SELECT uuid, anc FROM up`);
       return r.rowCount;
     });
   }
@@ -459,7 +464,7 @@ export const DATA_TABLES = [
   'links',
   'api_clients',
   'api_client_authorizations',
-  'trashed_groups',
+  'group_ancestors',
 ];
 
 /**
@@ -543,7 +548,7 @@ export async function tableSizes(client) {
            pg_total_relation_size(c.oid) AS total_bytes, pg_indexes_size(c.oid) AS index_bytes
       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = 'public' AND c.relkind = 'r'
-       AND c.relname IN ('users','groups','collections','links','materialized_permissions','trashed_groups','api_client_authorizations')
+       AND c.relname IN ('users','groups','collections','links','materialized_permissions','group_ancestors','api_client_authorizations')
      ORDER BY pg_total_relation_size(c.oid) DESC`);
   const exact = {};
   for (const r of rows) {

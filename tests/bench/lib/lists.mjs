@@ -9,7 +9,6 @@ import { explainBoth, traced } from './sql.mjs';
  */
 export function compileListRequest({ rules, cluster, caller, params }) {
   const { parseListParams, compileList } = dist('packages/list-engine/dist/index.js');
-  // The typed options of a call are the parameters here (the list engine reads raw ones).
   const call = { cluster, caller, params, options: params, db: null, locals: {} };
   const plan = parseListParams(rules.resource, params, {
     maxItemsPerResponse: cluster.API.MaxItemsPerResponse,

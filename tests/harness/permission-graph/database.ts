@@ -51,7 +51,6 @@ export async function removeGraph(db: Db, uuids: string[]): Promise<void> {
     for (const text of [
       'DELETE FROM materialized_permissions WHERE user_uuid = ANY($1::text[]) OR target_uuid = ANY($1::text[])',
       'DELETE FROM links WHERE tail_uuid = ANY($1::text[]) OR head_uuid = ANY($1::text[])',
-      'DELETE FROM trashed_groups WHERE group_uuid = ANY($1::text[])',
       'DELETE FROM collections WHERE uuid = ANY($1::text[]) OR owner_uuid = ANY($1::text[])',
       'DELETE FROM groups WHERE uuid = ANY($1::text[])',
       'DELETE FROM api_client_authorizations WHERE owner_uuid = ANY($1::text[])',

@@ -22,7 +22,7 @@ export async function ownerTakesCollections(lc: Lifecycle, owner: string): Promi
   if (!isGroupUuid(owner)) return true;
   const { rows } = await lc.tx.query(
     statement(
-      `SELECT 1 FROM trashed_groups WHERE group_uuid = $1 AND trash_at <= statement_timestamp()`,
+      `SELECT 1 FROM hidden_groups WHERE group_uuid = $1 AND trash_at <= statement_timestamp()`,
       [owner],
       'owner_hidden',
     ),

@@ -21,7 +21,7 @@ const WANTED = `
     FROM container_requests r
     LEFT JOIN containers p ON p.uuid = r.requesting_container_uuid
    WHERE r.container_uuid = c.uuid AND r.state = 'Committed' AND r.priority > 0
-     AND NOT EXISTS (SELECT 1 FROM trashed_groups tg
+     AND NOT EXISTS (SELECT 1 FROM hidden_groups tg
                       WHERE tg.group_uuid = r.owner_uuid AND tg.trash_at <= statement_timestamp())`;
 
 interface PriorityRow {

@@ -16,7 +16,7 @@ import { recomputePriorities } from './priority';
  */
 
 export const FINAL_CONTAINER_STATES = ['Complete', 'Cancelled'];
-const NOT_HIDDEN = `NOT EXISTS (SELECT 1 FROM trashed_groups tg
+const NOT_HIDDEN = `NOT EXISTS (SELECT 1 FROM hidden_groups tg
   WHERE tg.group_uuid = r.owner_uuid AND tg.trash_at <= statement_timestamp())`;
 
 async function updateRequest(lc: Lifecycle, uuid: string, changes: Row): Promise<void> {

@@ -60,12 +60,15 @@ function typePlans(call: Call, storedFilters: readonly unknown[]): TypePlan[] {
 export async function contents(call: Call): Promise<Reply> {
   const include = includeParam(call, ['owner_uuid', 'container_uuid']);
   const paging = pagingOf(call);
-  const { target, storedFilters } = await resolveTarget(call);
+  const { target, storedFilters } = await resolveTarget(call, paging.count);
   const plans = typePlans(call, storedFilters);
+  // A recursive owner set is a subquery whose size decides the plan: never a generic plan.
+  const custom = target.kind === 'owners' && target.tree !== undefined;
   const types = plans.map((plan) => ({
     plan,
     scope: typeScope(call, plan.rules, target),
     counter: counterCount(call, plan.rules, target, plan.where !== null),
+    custom,
   }));
   // count=none: a type is counted only when the offset passes over it whole.
   const counts = paging.count ? await countTypes(call, types) : null;
@@ -88,6 +91,7 @@ export async function contents(call: Call): Promise<Reply> {
       scope,
       Math.min(wanted, (n ?? Infinity) - offset),
       offset,
+      custom,
     );
     if (page.length === 0 && n === undefined && offset > 0) {
       offset = Math.max(0, offset - (await countTypes(call, [type]))[0]!);

@@ -37,7 +37,7 @@ export const conditionsOf = (plan: TypePlan, scope: readonly Sql[]): Sql[] => [
 /** Every type's count in one statement (each an index scan under its owner). */
 export async function countTypes(
   call: Call,
-  types: readonly { plan: TypePlan; scope: Sql[]; counter: Sql | null }[],
+  types: readonly { plan: TypePlan; scope: Sql[]; counter: Sql | null; custom?: boolean }[],
 ): Promise<number[]> {
   if (types.length === 0) return [];
   const counts = types.map(
@@ -49,9 +49,10 @@ export async function countTypes(
         )})`
       } AS ${raw(`"n${i}"`)}`,
   );
-  const { rows } = await call.db.query<Record<string, number | bigint | string>>(
-    toQuery(sql`SELECT ${join(counts, ', ')}`),
-  );
+  const { rows } = await call.db.query<Record<string, number | bigint | string>>({
+    ...toQuery(sql`SELECT ${join(counts, ', ')}`),
+    custom: types.some((t) => t.custom),
+  });
   return types.map((_, i) => Number(rows[0]?.[`n${i}`] ?? 0));
 }
 
@@ -64,7 +65,8 @@ const alwaysRead = (r: ResourceSpec): string[] =>
 /**
  * One type's slice of the page. The uuids come first from the type's own ordered scan (an
  * index-only scan under an owner in the default order, so a deep offset skips index entries),
- * then only those rows are read in full.
+ * then only those rows are read in full. `custom`: planned for this call's values (a recursive
+ * owner set, whose size decides the plan).
  */
 export async function pageOfType(
   call: Call,
@@ -72,6 +74,7 @@ export async function pageOfType(
   scope: readonly Sql[],
   limit: number,
   offset: number,
+  custom = false,
 ): Promise<Row[]> {
   const r = plan.rules.resource;
   const table = tableOf(r);
@@ -83,10 +86,11 @@ export async function pageOfType(
   const order = orderBy(r, plan.order);
   const uuids = sql`SELECT ${table}."uuid" FROM ${table} ${where(conditionsOf(plan, scope))}
     ${order} LIMIT ${limit} OFFSET ${offset}`;
-  const { rows } = await call.db.query<Row>(
-    toQuery(
+  const { rows } = await call.db.query<Row>({
+    ...toQuery(
       sql`SELECT ${columns} FROM ${table} WHERE ${table}."uuid" = ANY(ARRAY(${uuids})) ${order}`,
     ),
-  );
+    custom,
+  });
   return rows;
 }

@@ -13,10 +13,11 @@ export type Tally = Map<string, { all: number; trashed: number }>;
 /** Which objects a contents request starts from (groups.md §3 steps 1 and 3). */
 export type Target =
   /**
-   * Objects owned by one of `owners`. `traversable`: the caller reads all they own. `tally`:
-   * the counts of a recursive owner set, read with it.
+   * Objects owned by one of `owners`, or with `tree` (recursive), by one of the uuids that
+   * subquery yields. `traversable`: the caller reads all they own. `tally`: the counts of a
+   * recursive owner set, read with it.
    */
-  | { kind: 'owners'; owners: string[]; traversable: boolean; tally?: Tally }
+  | { kind: 'owners'; owners: string[]; tree?: Sql; traversable: boolean; tally?: Tally }
   /** Every readable object (no uuid, or a filter group). */
   | { kind: 'everything' }
   /** `exclude_home_project=true`: readable objects reaching the caller through sharing. */
@@ -65,7 +66,9 @@ const notRole = (rules: ResourceRules): Sql[] =>
 export function typeScope(call: Call, rules: ResourceRules, target: Target): Sql[] {
   const table = rules.resource.type;
   if (target.kind === 'owners') {
-    const owned = ownedBy(table, target.owners);
+    const owned = target.tree
+      ? sql`${col(table, 'owner_uuid')} IN (${target.tree})`
+      : ownedBy(table, target.owners);
     const visible = target.traversable
       ? includeTrash(call) || !hasTrashAt(rules.resource)
         ? []
@@ -80,15 +83,6 @@ export function typeScope(call: Call, rules: ResourceRules, target: Target): Sql
 }
 
 /**
- * The same condition as a semi-join: with thousands of owners (recursive), a hash of the owner
- * set instead of searching the array once per row, and no per-element estimates when planning.
- */
-const ownedBySet = (table: string, owners: readonly string[]): Sql =>
-  owners.length === 1
-    ? ownedBy(table, owners)
-    : sql`${col(table, 'owner_uuid')} IN (SELECT unnest(${bindValue(owners)}::text[]))`;
-
-/**
  * The count of one type from the per-owner counters, where it equals the count of the rows the
  * scope chooses: every row under owners the caller traverses, no filters. Rows trashed
  * themselves are counted there and subtracted here, unless include_trash (the partial
@@ -101,6 +95,8 @@ export function counterCount(
   filtered: boolean,
 ): Sql | null {
   if (target.kind !== 'owners' || !target.traversable || filtered) return null;
+  // A recursive set counted only when the offset passes a type (count=none): rows are counted.
+  if (target.tree && !target.tally) return null;
   if (notTrashedInFrozen(call, rules).length > 0) return null;
   const table = rules.resource.type;
   const tally = target.tally?.get(table);
@@ -109,10 +105,10 @@ export function counterCount(
     return sql`${n}::bigint`;
   }
   const counted = sql`(SELECT coalesce(sum(c.n), 0) FROM owner_item_counts c
-    WHERE ${ownedBySet('c', target.owners)} AND c.item_type = ${table})`;
+    WHERE ${ownedBy('c', target.owners)} AND c.item_type = ${table})`;
   if (includeTrash(call) || !hasTrashAt(rules.resource)) return counted;
   const t = raw(`"${table}"`);
-  const trashed = sql`(SELECT count(*) FROM ${t} WHERE ${ownedBySet(table, target.owners)}
+  const trashed = sql`(SELECT count(*) FROM ${t} WHERE ${ownedBy(table, target.owners)}
     AND ${col(table, 'trash_at')} IS NOT NULL AND ${col(table, 'trash_at')} <= statement_timestamp()
     ${rules.resource.type === 'groups' ? sql`AND "groups"."group_class" <> 'role'` : sql``})`;
   return sql`(${counted} - ${trashed})`;

@@ -1,5 +1,5 @@
 import { NotFoundError, UnprocessableError } from '@svc/errors';
-import { sql, toQuery } from '@svc/list-engine';
+import { raw, sql, toQuery, type Sql } from '@svc/list-engine';
 import { flagOption, stringOption, type Call } from '../call';
 import { statement } from '../db/db';
 import { callerSet } from '../permissions/caller-set';
@@ -25,42 +25,55 @@ async function traversesUser(call: Call, user: string): Promise<boolean> {
 }
 
 /**
- * The owner set of `recursive=true`: the target and every project beneath it, leaving out
- * projects hidden by trash (and so their subtrees) unless include_trash. The same statement
- * tallies the per-owner counters over the set, and the objects trashed themselves in it, so
- * the counts need no second pass over thousands of owners.
+ * The owner set of `recursive=true`, as a subquery: the target and every project beneath it,
+ * leaving out projects hidden by trash (and so their subtrees) unless include_trash. One range
+ * of the closure table's ancestor index, the target included through its own row (a user has
+ * none, so it is added); the target is visible (checked before), so a project beneath is hidden
+ * exactly when it or an ancestor is trashed. Filter groups beneath own nothing, so they add no
+ * objects. Written without a union for a project, so PostgreSQL knows the set's size and, for a
+ * first page, walks the type's modified_at index probing each owner's ancestor row.
+ */
+function treeOf(call: Call, root: string, isUser: boolean): Sql {
+  const hidden = includeTrash(call)
+    ? sql``
+    : sql`AND NOT EXISTS (SELECT 1 FROM hidden_groups h WHERE h.group_uuid = a.group_uuid
+                           AND h.trash_at <= statement_timestamp())`;
+  const beneath = sql`SELECT a.group_uuid AS uuid FROM group_ancestors a
+     WHERE a.ancestor_uuid = ${root} ${hidden}`;
+  return isUser ? sql`SELECT ${root}::text COLLATE "C" AS uuid UNION ALL ${beneath}` : beneath;
+}
+
+/**
+ * The recursive owner set, and unless `counted` is false (count=none), its counts in one
+ * statement: the per-owner counters summed over it, and the objects trashed themselves in it,
+ * so the counts need no pass over thousands of owners' rows.
  */
 async function withDescendants(
   call: Call,
   root: string,
-): Promise<{ owners: string[]; tally: Tally }> {
-  const hidden = includeTrash(call)
-    ? ''
-    : 'AND (g.trash_at IS NULL OR g.trash_at > statement_timestamp())';
-  const trashed = (table: string, extra = '') =>
-    `(SELECT count(*) FROM ${table} x JOIN tree t ON x.owner_uuid = t.uuid
+  isUser: boolean,
+  counted: boolean,
+): Promise<{ tree: Sql; tally?: Tally }> {
+  const tree = treeOf(call, root, isUser);
+  if (!counted) return { tree };
+  const trashed = (table: string, extra: Sql = sql``) =>
+    sql`(SELECT count(*) FROM ${raw(table)} x JOIN tree t ON x.owner_uuid = t.uuid
        WHERE x.trash_at IS NOT NULL AND x.trash_at <= statement_timestamp() ${extra})`;
   const { rows } = await call.db.query<{
-    uuids: string[];
     counts: Record<string, string> | null;
     tg: string;
     tc: string;
-  }>(
-    statement(
-      `WITH RECURSIVE tree(uuid) AS (
-         SELECT $1::text COLLATE "C"
-         UNION ALL
-         SELECT g.uuid FROM groups g JOIN tree t ON g.owner_uuid = t.uuid
-          WHERE g.group_class = 'project' ${hidden})
-       SELECT (SELECT array_agg(uuid) FROM tree) AS uuids,
-              (SELECT jsonb_object_agg(item_type, n) FROM (
+  }>({
+    custom: true,
+    ...toQuery(
+      sql`WITH tree AS MATERIALIZED (${tree})
+       SELECT (SELECT jsonb_object_agg(item_type, n) FROM (
                  SELECT c.item_type, sum(c.n) AS n FROM owner_item_counts c
                    JOIN tree t ON c.owner_uuid = t.uuid GROUP BY c.item_type) s) AS counts,
-              ${trashed('groups', "AND x.group_class <> 'role'")} AS tg,
+              ${trashed('groups', sql`AND x.group_class <> 'role'`)} AS tg,
               ${trashed('collections')} AS tc`,
-      [root],
     ),
-  );
+  });
   const row = rows[0];
   const counts = row?.counts ?? {};
   const trashedSelf: Record<string, number> = {
@@ -73,11 +86,14 @@ async function withDescendants(
       { all: Number(counts[t] ?? 0), trashed: trashedSelf[t] ?? 0 },
     ]),
   );
-  return { owners: row?.uuids ?? [root], tally };
+  return { tree, tally };
 }
 
-/** groups.md §3 step 1 (and §8 for filter groups). */
-export async function resolveTarget(call: Call): Promise<Resolved> {
+/**
+ * groups.md §3 step 1 (and §8 for filter groups). `counted`: the request counts (a recursive
+ * owner set's counters are then read with it).
+ */
+export async function resolveTarget(call: Call, counted = true): Promise<Resolved> {
   const uuid = stringOption(call, 'uuid');
   const recursive = flagOption(call, 'recursive');
   if (uuid === '') {
@@ -95,8 +111,10 @@ export async function resolveTarget(call: Call): Promise<Resolved> {
       return { target: { kind: 'everything' }, storedFilters: Array.isArray(stored) ? stored : [] };
     }
     if (recursive && group['group_class'] === 'project') {
-      const { owners, tally } = await withDescendants(call, uuid);
-      return { target: { kind: 'owners', owners, traversable: true, tally }, storedFilters: [] };
+      const { tree, tally } = await withDescendants(call, uuid, false, counted);
+      const target: Target = { kind: 'owners', owners: [uuid], tree, traversable: true };
+      if (tally) target.tally = tally;
+      return { target, storedFilters: [] };
     }
     return { target: { kind: 'owners', owners: [uuid], traversable: true }, storedFilters: [] };
   }
@@ -105,8 +123,10 @@ export async function resolveTarget(call: Call): Promise<Resolved> {
     if (rows.length === 0) throw new NotFoundError();
     const traversable = await traversesUser(call, uuid);
     if (recursive) {
-      const { owners, tally } = await withDescendants(call, uuid);
-      return { target: { kind: 'owners', owners, traversable, tally }, storedFilters: [] };
+      const { tree, tally } = await withDescendants(call, uuid, true, counted);
+      const target: Target = { kind: 'owners', owners: [uuid], tree, traversable };
+      if (tally) target.tally = tally;
+      return { target, storedFilters: [] };
     }
     return { target: { kind: 'owners', owners: [uuid], traversable }, storedFilters: [] };
   }

@@ -8,6 +8,11 @@ export interface QueryResult<T> {
 /** A statement: text with `$n` placeholders and its values; `name` prepares it once per session. */
 export interface Statement extends Query {
   name?: string;
+  /**
+   * Planned with this call's values every time, never prepared: for statements whose best plan
+   * depends on how many rows a parameter selects (a generic plan assumes an average count).
+   */
+  custom?: boolean;
 }
 
 /**

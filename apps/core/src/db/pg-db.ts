@@ -35,6 +35,7 @@ const MAX_PREPARED = 2000;
 const preparedNames = new Map<string, string>();
 
 function nameFor(s: Statement): string | undefined {
+  if (s.custom) return undefined;
   if (s.name) return s.name;
   let name = preparedNames.get(s.text);
   if (name === undefined && preparedNames.size < MAX_PREPARED) {

@@ -75,10 +75,8 @@ async function deleteGroupForGood(deps: TrashSweepDeps, root: string, now: strin
   return db.transaction(async (tx) => {
     const { rows: tree } = await tx.query<{ uuids: string[] }>(
       statement(
-        `WITH RECURSIVE subtree(uuid) AS (
-           SELECT uuid FROM groups WHERE uuid = $1
-           UNION SELECT g.uuid FROM groups g JOIN subtree s ON g.owner_uuid = s.uuid)
-         SELECT coalesce(array_agg(uuid), '{}') AS uuids FROM subtree`,
+        `SELECT coalesce(array_agg(a.group_uuid), '{}') AS uuids
+           FROM group_ancestors a WHERE a.ancestor_uuid = $1`,
         [root],
         'sweep_subtree',
       ),
@@ -117,9 +115,6 @@ async function deleteGroupForGood(deps: TrashSweepDeps, root: string, now: strin
       ),
     );
     await tx.query(statement('DELETE FROM groups WHERE uuid = ANY($1::text[])', [groups]));
-    await tx.query(
-      statement('DELETE FROM trashed_groups WHERE group_uuid = ANY($1::text[])', [groups]),
-    );
     await tx.query(
       statement('DELETE FROM materialized_permissions WHERE target_uuid = ANY($1::text[])', [gone]),
     );

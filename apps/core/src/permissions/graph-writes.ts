@@ -3,7 +3,6 @@ import { makeUuid } from '@svc/ids';
 import type { Call } from '../call';
 import { statement, type Db } from '../db/db';
 import { refreshPermissions } from './materialize';
-import { refreshTrashedGroups } from './trash-index';
 
 /**
  * The one home of writes that change the permission graph (permission links, group ownership
@@ -173,8 +172,9 @@ export async function deleteLinksByUuid(tx: Db, uuids: readonly string[]): Promi
 }
 
 /**
- * A group was created, or its owner or trash_at changed: ownership is an edge of the graph, and
- * trash hides the group's subtree.
+ * A group was created, or its owner or trash_at changed: ownership is an edge of the graph.
+ * What trash hides needs nothing here: the group_ancestors triggers keep the tree, and hiding
+ * is read through it (the hidden_groups view).
  */
 export async function groupWritten(
   tx: Db,
@@ -190,8 +190,6 @@ export async function groupWritten(
     );
     await refreshPermissions(tx, clusterId, [uuid], owners);
   }
-  if (ownerChanged || previous['trash_at'] !== row['trash_at'])
-    await refreshTrashedGroups(tx, uuid);
 }
 
 /** At start-up: the seeded anonymous membership is an edge like any other. */

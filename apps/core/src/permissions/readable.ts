@@ -10,7 +10,7 @@ async function isHidden(db: Db, uuid: string): Promise<boolean> {
   const { rows } = await db.query(
     statement(
       `SELECT 1 FROM object_owners o WHERE o.uuid = $1 AND (
-         EXISTS (SELECT 1 FROM trashed_groups tg WHERE tg.group_uuid IN (o.uuid, o.owner_uuid)
+         EXISTS (SELECT 1 FROM hidden_groups tg WHERE tg.group_uuid IN (o.uuid, o.owner_uuid)
                   AND tg.trash_at <= statement_timestamp())
          OR EXISTS (SELECT 1 FROM collections c WHERE c.uuid = o.uuid AND c.trash_at <= statement_timestamp()))`,
       [uuid],

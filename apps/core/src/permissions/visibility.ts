@@ -65,11 +65,20 @@ export function userVisible(user: string): Sql {
                                      AND ${isGroupFragment('l.tail_uuid')}))))`;
 }
 
+/**
+ * Hidden groups (groups.md §6): each group with a trashed ancestor-or-self (hidden_groups, the
+ * closure joined with the few trashed groups), as an uncorrelated NOT IN, which PostgreSQL runs
+ * once per statement as a hashed subplan, so each row costs one hash probe. (As a NOT EXISTS it
+ * became an anti-join whose small estimate made the planner rescan the whole hidden list per
+ * row: seconds for a page at a deep offset of a million collections.) group_uuid is never null.
+ */
+const notIn = (uuidCol: Sql): Sql =>
+  sql`(${uuidCol} NOT IN (SELECT h.group_uuid FROM hidden_groups h
+                           WHERE h.trash_at <= statement_timestamp()))`;
+
 /** Objects owned by a trashed group, or by one beneath it, are hidden (groups.md §6). */
 export function notHiddenByOwner(table: string): Sql {
-  return sql`NOT EXISTS (SELECT 1 FROM trashed_groups tg
-                          WHERE tg.group_uuid = ${col(table, 'owner_uuid')}
-                            AND tg.trash_at <= statement_timestamp())`;
+  return notIn(col(table, 'owner_uuid'));
 }
 
 /** Trashed themselves (trash_at in the past). */
@@ -78,31 +87,23 @@ export function notTrashedItself(table: string): Sql {
   return sql`(${trashAt} IS NULL OR ${trashAt} > statement_timestamp())`;
 }
 
-/** A group is hidden when it or an ancestor is trashed. */
-export const groupNotHidden = (): Sql =>
-  sql`NOT EXISTS (SELECT 1 FROM trashed_groups tg
-                   WHERE tg.group_uuid IN (${col('groups', 'uuid')}, ${col('groups', 'owner_uuid')})
-                     AND tg.trash_at <= statement_timestamp())`;
+/** A group is hidden when it or an ancestor is trashed (its own closure row covers itself). */
+export const groupNotHidden = (): Sql => notIn(col('groups', 'uuid'));
 
 /**
  * With include_trash, non-admins still never see hidden objects inside frozen projects
- * (permissions.md §7, groups.md §3). The frozen walk runs only for hidden rows, and not at all
- * while no project is frozen (one probe of a partial index).
+ * (permissions.md §7, groups.md §3). The frozen test runs only for hidden rows, and not at all
+ * while no project is frozen (one probe of a partial index); it reads the owner's ancestors.
  */
 export function notHiddenInsideFrozen(table: string, trashable: boolean): Sql {
   const owner = col(table, 'owner_uuid');
   const hidden =
     table === 'groups'
-      ? sql`EXISTS (SELECT 1 FROM trashed_groups tg WHERE tg.group_uuid = ${col(table, 'uuid')}
-                     AND tg.trash_at <= statement_timestamp())`
+      ? sql`NOT ${groupNotHidden()}`
       : sql`(NOT ${notHiddenByOwner(table)}${trashable ? sql` OR NOT ${notTrashedItself(table)}` : sql``})`;
   return sql`(CASE WHEN ${hidden} AND EXISTS (SELECT 1 FROM groups fz WHERE fz.frozen_by_uuid IS NOT NULL)
     THEN NOT EXISTS (
-      WITH RECURSIVE up(uuid, depth) AS (
-        SELECT ${owner}::text COLLATE "C", 0
-        UNION ALL
-        SELECT g.owner_uuid, up.depth + 1 FROM groups g JOIN up ON g.uuid = up.uuid
-         WHERE g.frozen_by_uuid IS NULL AND up.depth < 10000)
-      SELECT 1 FROM up JOIN groups g ON g.uuid = up.uuid WHERE g.frozen_by_uuid IS NOT NULL)
+      SELECT 1 FROM group_ancestors a JOIN groups g ON g.uuid = a.ancestor_uuid
+       WHERE a.group_uuid = ${owner} AND g.frozen_by_uuid IS NOT NULL)
     ELSE true END)`;
 }

@@ -16,7 +16,7 @@ const kept = (column: string) => `(c.${column} = '${EMPTY_PDH}' OR EXISTS (
   SELECT 1 FROM collections k
    WHERE k.portable_data_hash = c.${column}
      AND (k.trash_at IS NULL OR k.trash_at > statement_timestamp())
-     AND NOT EXISTS (SELECT 1 FROM trashed_groups tg
+     AND NOT EXISTS (SELECT 1 FROM hidden_groups tg
                       WHERE tg.group_uuid = k.owner_uuid AND tg.trash_at <= statement_timestamp())))`;
 
 const REUSABLE = `(

@@ -56,7 +56,7 @@ const blank = (v: unknown): boolean =>
 async function trashedAtOrAbove(tx: Db, uuid: string, owner: string): Promise<boolean> {
   const { rows } = await tx.query(
     statement(
-      `SELECT 1 FROM trashed_groups WHERE group_uuid = ANY($1::text[]) AND trash_at <= statement_timestamp() LIMIT 1`,
+      `SELECT 1 FROM hidden_groups WHERE group_uuid = ANY($1::text[]) AND trash_at <= statement_timestamp() LIMIT 1`,
       [[uuid, owner]],
       'freeze_trashed',
     ),
@@ -67,11 +67,8 @@ async function trashedAtOrAbove(tx: Db, uuid: string, owner: string): Promise<bo
 async function committedRequestBeneath(tx: Db, project: string): Promise<string | null> {
   const { rows } = await tx.query<{ uuid: string }>(
     statement(
-      `WITH RECURSIVE subtree(uuid) AS (
-         SELECT $1::text COLLATE "C"
-         UNION SELECT g.uuid FROM groups g JOIN subtree s ON g.owner_uuid = s.uuid)
-       SELECT r.uuid FROM container_requests r JOIN subtree s ON r.owner_uuid = s.uuid
-        WHERE r.state = 'Committed' ORDER BY r.uuid LIMIT 1`,
+      `SELECT r.uuid FROM container_requests r JOIN group_ancestors a ON a.group_uuid = r.owner_uuid
+        WHERE a.ancestor_uuid = $1 AND r.state = 'Committed' ORDER BY r.uuid LIMIT 1`,
       [project],
       'freeze_committed',
     ),
