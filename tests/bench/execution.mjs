@@ -56,7 +56,7 @@ const runnerPeaks = new Map();
 function sampleRunners() {
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('runner/dist/main.js')) continue;
+      if (!/runner/dist/(main|worker).js/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
       const hwm = Number(
         /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0,
       );

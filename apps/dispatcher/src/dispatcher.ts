@@ -51,6 +51,7 @@ export class Dispatcher {
     if (me.status !== 200) throw new Error(`dispatcher token: ${me.status} ${me.text}`);
     this.tokenUuid = (me.body as Container)['uuid'];
     if (this.opts.sandboxProblem) this.log(`locks nothing: ${this.opts.sandboxProblem}`);
+    else this.opts.backend.prepare?.();
     await this.tick();
     this.schedule();
     this.scheduleQuick();
@@ -112,6 +113,7 @@ export class Dispatcher {
     if (this.timer) clearTimeout(this.timer);
     if (this.quickTimer) clearTimeout(this.quickTimer);
     await this.ticking;
+    this.opts.backend.close?.();
   }
 
   private async list(filters: unknown[], order?: string[]): Promise<Container[]> {

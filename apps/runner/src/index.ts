@@ -1,4 +1,5 @@
-export { runContainer } from './run';
+export { startContainer, type ContainerRun } from './run';
+export type { WorkerMessage, WorkerReply } from './worker-protocol';
 export { sandboxProblem } from './sandbox';
 export type { RunnerInput } from './settings';
 export { defaultSettings } from './settings';

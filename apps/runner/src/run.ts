@@ -2,7 +2,7 @@ import type { Json } from './json';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { ApiClient } from './http';
-import { serializeManifestTree, newDir, type FileNode } from '@svc/blocks';
+import { serializeManifestTree, type FileNode } from '@svc/blocks';
 import { Cgroups } from './cgroup';
 import { ImageCache, type LoadedImage } from './image';
 import { LogFile } from './logs';
@@ -41,6 +41,12 @@ class Run {
     this.runnerLog = new LogFile(join(this.logDir, 'runner.txt'), input.logBytesPerFile);
   }
 
+  /** Closes the API connections (a long-lived runner runs many containers). */
+  close(): void {
+    void this.admin.close();
+    void (this.store.client as ApiClient).close();
+  }
+
   note(text: string): void {
     this.runnerLog.line(text);
   }
@@ -67,6 +73,8 @@ class Run {
       this.note(`image ${pdh} found in the cache`);
       return hit;
     }
+    // progress only when loading takes time: a cached image costs no request
+    await this.update({ runtime_status: { activity: 'loading image' } });
     try {
       const tree = await this.store.tree(pdh);
       const tars = [...tree.children].filter(
@@ -85,29 +93,30 @@ class Run {
     }
   }
 
-  /** Saves the log files as the log collection and sets the container's `log`. */
+  /**
+   * Saves the log files as the log collection and sets the container's `log`. The files go
+   * in one block (one request, however many files); the final save also sets the
+   * collection's expiry, so no request is left for after the container is final.
+   */
   saveLogs(final = false): Promise<void> {
     this.saving = this.saving.then(async () => {
-      const root = newDir();
-      const files = await Promise.all(
-        LOG_FILES.map(async (name) => {
-          let data: Buffer;
-          try {
-            data = readFileSync(join(this.logDir, name));
-          } catch {
-            return null;
-          }
-          return [name, await this.store.writeFile(data)] as const;
-        }),
-      );
-      for (const f of files) if (f) root.children.set(f[0], f[1]);
-      const manifest_text = serializeManifestTree(root);
+      const files: [string, Buffer][] = [];
+      for (const name of LOG_FILES) {
+        try {
+          files.push([name, readFileSync(join(this.logDir, name))]);
+        } catch {
+          /* not written (a redirected stream) */
+        }
+      }
+      const manifest_text = serializeManifestTree(await this.store.writeFiles(files));
+      const expiry = final ? this.expiry() : {};
       const record = this.logCollection
-        ? await this.store.update(this.logCollection, { manifest_text })
+        ? await this.store.update(this.logCollection, { manifest_text, ...expiry })
         : await this.store.create({
             name: `Log of container ${this.uuid}`,
             manifest_text,
             properties: { type: 'log', container_uuid: this.uuid },
+            ...expiry,
           });
       this.logCollection = record['uuid'];
       if (record['portable_data_hash'] !== this.logPdh) {
@@ -120,12 +129,13 @@ class Run {
     );
   }
 
-  /** Collections of a final container expire once the requests have their copies (§3.5). */
-  async expire(uuids: string[]): Promise<void> {
+  /**
+   * Collections of a final container expire once the requests have their copies (§3.5):
+   * finish + BlobSigningTTL, set in the same request that saves them at the end.
+   */
+  expiry(): { trash_at: string; delete_at: string } {
     const at = new Date(Date.now() + this.input.blobSigningTTL * 1000).toISOString();
-    for (const uuid of uuids) {
-      await this.store.update(uuid, { trash_at: at, delete_at: at }).catch(() => undefined);
-    }
+    return { trash_at: at, delete_at: at };
   }
 
   env(c: Container, image: LoadedImage): Record<string, string> {
@@ -266,23 +276,20 @@ class Run {
     await this.saveLogs(true);
     if (this.logPdh) attrs['log'] = this.logPdh;
     await this.update(attrs);
-    if (this.logCollection) await this.expire([this.logCollection]);
   }
 
   async run(): Promise<number> {
-    process.on('SIGTERM', () => this.stop('cancel'));
-    process.on('SIGINT', () => this.stop('cancel'));
-    let c = await this.container();
+    // the record and the secret mounts in one round trip
+    const [first, secrets] = await Promise.all([
+      this.container(),
+      this.store.client.request('GET', `/svc/v1/containers/${this.uuid}/secret_mounts`),
+    ]);
+    let c = first;
     const { secret_mounts: _s, ...visible } = c;
     writeFileSync(join(this.logDir, 'container.json'), JSON.stringify(visible, null, 2));
     this.note(`runner started for container ${this.uuid} (pid ${process.pid})`);
     try {
-      await this.update({ runtime_status: { activity: 'loading image' } });
       const image = await this.loadImage(c['container_image']);
-      const secrets = await this.store.client.request(
-        'GET',
-        `/svc/v1/containers/${this.uuid}/secret_mounts`,
-      );
       const secretMounts =
         secrets.status === 200 ? ((secrets.body as Json)['secret_mounts'] ?? {}) : {};
       const mounts = await prepareMounts(
@@ -318,7 +325,8 @@ class Run {
         status['warning'] = `container exceeded its memory limit of ${ram} bytes`;
         this.note(status['warning']);
       }
-      await this.update({ runtime_status: status });
+      // the progress note and the output's blocks go at the same time
+      const saying = this.update({ runtime_status: status });
       let output: string | null = null;
       if (mounts.outputDir) {
         try {
@@ -333,11 +341,12 @@ class Run {
             name: `Output of container ${this.uuid}`,
             manifest_text,
             properties: { type: 'output', container_uuid: this.uuid },
+            ...this.expiry(),
           });
           output = out['portable_data_hash'];
           this.note(`output saved: ${output}`);
-          await this.expire([out['uuid']]);
         } catch (err) {
+          await saying;
           if (!(err instanceof ContainerError)) throw err;
           this.note(`invalid output: ${err.message}`);
           await this.finish({
@@ -348,6 +357,7 @@ class Run {
           return 0;
         }
       }
+      await saying;
       const { activity: _a, ...rest } = status;
       await this.finish({
         state: 'Complete',
@@ -373,16 +383,20 @@ class Run {
   }
 }
 
-/** Runs container `uuid` in `work` (removed at the end); answers the runner's exit code. */
-export async function runContainer(
-  uuid: string,
-  input: RunnerInput,
-  work: string,
-): Promise<number> {
+/** A container being run: `stop()` cancels it (SIGTERM's meaning, §3.7). */
+export interface ContainerRun {
+  stop(): void;
+  /** The runner's exit code for this container, once it is final and `work` is removed. */
+  done: Promise<number>;
+}
+
+/** Starts running container `uuid` in `work` (removed at the end). */
+export function startContainer(uuid: string, input: RunnerInput, work: string): ContainerRun {
   mkdirSync(work, { recursive: true });
-  try {
-    return await new Run(uuid, input, work).run();
-  } finally {
+  const run = new Run(uuid, input, work);
+  const done = run.run().finally(() => {
+    run.close();
     rmSync(work, { recursive: true, force: true });
-  }
+  });
+  return { stop: () => run.stop('cancel'), done };
 }
