@@ -16,7 +16,14 @@
 // cached; the queue within 1.25× the ideal.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -176,7 +183,11 @@ async function main() {
   const data = mkdtempSync(join(tmpdir(), 'svc-bench-exec-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server = spawn(process.execPath, [join(root, 'apps/launcher/dist/main.js')], {
-    env: { ...process.env, SVC_CONFIG: writeConfig(data, port), SVC_LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      SVC_CONFIG: writeConfig(data, port),
+      SVC_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let dispatcher = null;
@@ -187,7 +198,8 @@ async function main() {
   };
   try {
     let out = '';
-    server.stdout.on('data', (b) => (out += b));
+    server.stdout.on('data', (b) => (out = (out + b).slice(-100000)));
+    if (process.env.BENCH_LOG) server.stdout.pipe(createWriteStream(process.env.BENCH_LOG));
     while (!out.includes('svc is serving')) {
       if (server.exitCode !== null) throw new Error(`server exited: ${out}`);
       await sleep(200);

@@ -10,10 +10,10 @@ export interface DispatcherOptions {
   /** The dispatcher's own admin token. */
   client: SvcClient;
   pollInterval: number;
-  /** Milliseconds between quick looks at the queue's top (0: none). Default 500. */
+  /** Milliseconds between quick looks at the queue's top (0: none). Default 250. */
   quickInterval?: number;
   cacheDir: string;
-  settings?: Partial<typeof defaultSettings>;
+  settings?: Partial<typeof defaultSettings> & Pick<RunnerInput, 'engine'>;
   insecure?: boolean;
   /** Why no container may be locked (sandbox missing), or null. */
   sandboxProblem?: string | null;
@@ -63,7 +63,8 @@ export class Dispatcher {
    * starts a poll at once.
    */
   private scheduleQuick(): void {
-    const ms = this.opts.quickInterval ?? 500;
+    // one cheap list request (logged at debug level when the queue is empty)
+    const ms = this.opts.quickInterval ?? 250;
     if (this.stopped || ms <= 0 || this.opts.sandboxProblem) return;
     this.quickTimer = setTimeout(() => {
       void this.quickCheck()
@@ -217,19 +218,22 @@ export class Dispatcher {
     if (locked.status !== 200) return null; // another dispatcher took it, or it changed
     let recordTokenUuid = '';
     try {
-      const auth = await this.api.auth(uuid);
-      if (auth.status !== 200) throw new Error(`container token: ${auth.status} ${auth.text}`);
-      const own = auth.body as Container;
-      const scoped = await this.client.request('POST', '/svc/v1/api_client_authorizations', {
-        json: {
-          api_client_authorization: {
-            scopes: [`GET /svc/v1/containers/${uuid}`, `PATCH /svc/v1/containers/${uuid}`],
+      // both tokens in one round trip
+      const [auth, scoped] = await Promise.all([
+        this.api.auth(uuid),
+        this.client.request('POST', '/svc/v1/api_client_authorizations', {
+          json: {
+            api_client_authorization: {
+              scopes: [`GET /svc/v1/containers/${uuid}`, `PATCH /svc/v1/containers/${uuid}`],
+            },
           },
-        },
-      });
+        }),
+      ]);
+      if (scoped.status === 200) recordTokenUuid = (scoped.body as Container)['uuid'];
+      if (auth.status !== 200) throw new Error(`container token: ${auth.status} ${auth.text}`);
       if (scoped.status !== 200) throw new Error(`runner token: ${scoped.status} ${scoped.text}`);
+      const own = auth.body as Container;
       const rec = scoped.body as Container;
-      recordTokenUuid = rec['uuid'];
       const input: RunnerInput = {
         apiHost: this.client.baseUrl,
         insecure: this.opts.insecure ?? false,

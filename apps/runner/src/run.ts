@@ -9,6 +9,7 @@ import { LogFile } from './logs';
 import { ContainerError, prepareMounts, type PreparedMounts } from './mounts';
 import { OutputSaver } from './output';
 import { startSandbox, userOf } from './sandbox';
+import { ociImage, removeOci, signalOci, startOci, writeEnvFile, type OciEngine } from './oci';
 import type { RunnerInput } from './settings';
 import { CollectionStore } from './store';
 
@@ -27,18 +28,32 @@ class Run {
   private child: ReturnType<typeof startSandbox> | null = null;
   private cgroups: Cgroups | null = null;
   private saving: Promise<void> = Promise.resolve();
+  /** Whether podman or docker found the container killed for memory. */
+  private engineOom = false;
+  /** podman or docker (execution.md §1), or null for bubblewrap. */
+  private readonly engine: OciEngine | null;
 
   constructor(
     readonly uuid: string,
     readonly input: RunnerInput,
     readonly work: string,
   ) {
+    this.engine = input.engine === 'podman' || input.engine === 'docker' ? input.engine : null;
     this.admin = new ApiClient(input.apiHost, input.recordToken, input.insecure);
     const own = new ApiClient(input.apiHost, input.containerToken, input.insecure);
     this.store = new CollectionStore(own);
     this.logDir = join(work, 'logs');
     mkdirSync(this.logDir, { recursive: true });
     this.runnerLog = new LogFile(join(this.logDir, 'runner.txt'), input.logBytesPerFile);
+  }
+
+  private get cgroupName(): string {
+    return `${this.uuid}-${process.pid}`;
+  }
+
+  /** The engine's name of the container. */
+  private get ociName(): string {
+    return `svc-${this.uuid}`;
   }
 
   /** Closes the API connections (a long-lived runner runs many containers). */
@@ -67,27 +82,46 @@ class Run {
 
   /** The image root, from the cache or unpacked from its collection's one `.tar` file. */
   async loadImage(pdh: string): Promise<LoadedImage> {
+    if (this.engine) return this.loadEngineImage(this.engine, pdh);
     const cache = new ImageCache(this.input.cacheDir);
     const hit = cache.lookup(pdh);
     if (hit) {
       this.note(`image ${pdh} found in the cache`);
       return hit;
     }
-    // progress only when loading takes time: a cached image costs no request
-    await this.update({ runtime_status: { activity: 'loading image' } });
     try {
-      const tree = await this.store.tree(pdh);
-      const tars = [...tree.children].filter(
-        ([n, node]) => node.kind === 'file' && n.endsWith('.tar'),
-      );
-      if (tars.length !== 1 || tree.children.size !== 1) {
-        throw new Error('the collection must hold exactly one .tar file');
-      }
-      const archive = await this.store.readFile(tars[0]![1] as FileNode);
-      this.note(`image archive ${tars[0]![0]} read (${archive.length} bytes), unpacking`);
-      const image = cache.store(pdh, archive);
+      const image = cache.store(pdh, await this.readArchive(pdh));
       for (const r of image.refused) this.note(`image entry refused (leaves the root): ${r}`);
       return image;
+    } catch (err) {
+      throw new ContainerError(`cannot load image ${pdh}: ${(err as Error).message}`);
+    }
+  }
+
+  /** The bytes of the image collection's one `.tar` file. */
+  private async readArchive(pdh: string): Promise<Buffer> {
+    // progress only when loading takes time: a cached image costs no request
+    await this.update({ runtime_status: { activity: 'loading image' } });
+    const tree = await this.store.tree(pdh);
+    const tars = [...tree.children].filter(
+      ([n, node]) => node.kind === 'file' && n.endsWith('.tar'),
+    );
+    if (tars.length !== 1 || tree.children.size !== 1) {
+      throw new Error('the collection must hold exactly one .tar file');
+    }
+    const archive = await this.store.readFile(tars[0]![1] as FileNode);
+    this.note(`image archive ${tars[0]![0]} read (${archive.length} bytes), loading`);
+    return archive;
+  }
+
+  /** podman or docker: the image in the engine's own store, loaded once per PDH. */
+  private async loadEngineImage(engine: OciEngine, pdh: string): Promise<LoadedImage> {
+    try {
+      const image = await ociImage(engine, pdh, () => this.readArchive(pdh), this.work);
+      this.note(
+        `image ${pdh} ${image.loaded ? 'loaded into' : 'found in'} ${engine} as ${image.ref}`,
+      );
+      return { root: '', config: image.config, ref: image.ref };
     } catch (err) {
       throw new ContainerError(`cannot load image ${pdh}: ${(err as Error).message}`);
     }
@@ -164,6 +198,13 @@ class Run {
         ? 'cancel requested: stopping the command'
         : 'maximum run time exceeded: stopping the command',
     );
+    if (this.engine && this.child) {
+      // the engine's client going away would leave the container running: signal it
+      const engine = this.engine;
+      void signalOci(engine, this.ociName, 'TERM');
+      setTimeout(() => void signalOci(engine, this.ociName, 'KILL'), 5000).unref();
+      return;
+    }
     const pid = this.child?.pid;
     if (!pid) return;
     try {
@@ -187,16 +228,47 @@ class Run {
     }, 5000).unref();
   }
 
+  /** podman or docker run, inside this container's cgroups (for usage.txt) when there are any. */
+  private startEngine(
+    engine: OciEngine,
+    c: Container,
+    image: LoadedImage,
+    mounts: PreparedMounts,
+    cwd: string,
+    streams: Parameters<typeof startOci>[2],
+  ): ReturnType<typeof startOci> {
+    const rc = c['runtime_constraints'] ?? {};
+    const envFile = join(this.work, 'engine.env');
+    writeEnvFile(envFile, this.env(c, image));
+    return startOci(
+      engine,
+      {
+        name: this.ociName,
+        image: image.ref!,
+        mounts: mounts.mounts,
+        cwd,
+        envFile,
+        command: c['command'],
+        network: Boolean(rc['API']),
+        ram: Number(rc['ram'] ?? 0),
+        vcpus: Number(rc['vcpus'] ?? 1),
+        cgroupParent: this.cgroups?.procsFiles.length ? `/svc/${this.cgroupName}` : null,
+        stdin: streams.stdin !== 'ignore',
+      },
+      streams,
+    );
+  }
+
   /** Runs the command; answers its exit code (128 + n for a signal n). */
   async exec(c: Container, image: LoadedImage, mounts: PreparedMounts): Promise<number> {
     const rc = c['runtime_constraints'] ?? {};
     this.cgroups = new Cgroups(
-      `${this.uuid}-${process.pid}`,
+      this.cgroupName,
       Number(rc['ram'] ?? 0) || 2 ** 40,
       Number(rc['vcpus'] ?? 1),
     );
     for (const n of this.cgroups.notes) this.note(n);
-    const { uid, gid } = userOf(image.root, image.config.User);
+    const { uid, gid } = this.engine ? { uid: -1, gid: -1 } : userOf(image.root, image.config.User);
     const cwd = posix.isAbsolute(c['cwd'] ?? '')
       ? c['cwd']
       : posix.join(image.config.WorkingDir || '/', c['cwd'] ?? '');
@@ -212,21 +284,25 @@ class Run {
     const stderrFd = open(mounts.stderr, 'w');
     const stdoutLog = new LogFile(join(this.logDir, 'stdout.txt'), this.input.logBytesPerFile);
     const stderrLog = new LogFile(join(this.logDir, 'stderr.txt'), this.input.logBytesPerFile);
-    this.note(`running ${JSON.stringify(c['command'])} in ${cwd} as ${uid}:${gid}`);
-    const child = startSandbox(
-      {
-        root: image.root,
-        mounts: mounts.mounts,
-        cwd,
-        env: this.env(c, image),
-        command: c['command'],
-        network: Boolean(rc['API']),
-        uid,
-        gid,
-        cgroupProcs: this.cgroups.procsFiles,
-      },
-      { stdin, stdout: stdoutFd ?? 'pipe', stderr: stderrFd ?? 'pipe' },
-    );
+    const user = this.engine ? `the image's user (${this.engine})` : `${uid}:${gid}`;
+    this.note(`running ${JSON.stringify(c['command'])} in ${cwd} as ${user}`);
+    const streams = { stdin, stdout: stdoutFd ?? 'pipe', stderr: stderrFd ?? 'pipe' } as const;
+    const child = this.engine
+      ? this.startEngine(this.engine, c, image, mounts, cwd, streams)
+      : startSandbox(
+          {
+            root: image.root,
+            mounts: mounts.mounts,
+            cwd,
+            env: this.env(c, image),
+            command: c['command'],
+            network: Boolean(rc['API']),
+            uid,
+            gid,
+            cgroupProcs: this.cgroups.procsFiles,
+          },
+          streams,
+        );
     this.child = child;
     if (this.stopReason) {
       // asked to stop while the sandbox was starting: stop it now
@@ -262,6 +338,7 @@ class Run {
       });
     });
     timers.forEach((t) => clearInterval(t));
+    if (this.engine) this.engineOom = (await removeOci(this.engine, this.ociName)).oomKilled;
     sample();
     stdoutLog.end();
     stderrLog.end();
@@ -321,12 +398,13 @@ class Run {
       }
       const status: Record<string, string> = { activity: 'saving output' };
       const ram = c['runtime_constraints']?.['ram'];
-      if (this.cgroups?.oomKilled()) {
+      if (this.cgroups?.oomKilled() || this.engineOom) {
         status['warning'] = `container exceeded its memory limit of ${ram} bytes`;
         this.note(status['warning']);
       }
-      // the progress note and the output's blocks go at the same time
-      const saying = this.update({ runtime_status: status });
+      // progress only when saving takes time: a small output costs no request for it
+      let saying: Promise<unknown> = Promise.resolve();
+      const slow = setTimeout(() => (saying = this.update({ runtime_status: status })), 1000);
       let output: string | null = null;
       if (mounts.outputDir) {
         try {
@@ -346,6 +424,7 @@ class Run {
           output = out['portable_data_hash'];
           this.note(`output saved: ${output}`);
         } catch (err) {
+          clearTimeout(slow);
           await saying;
           if (!(err instanceof ContainerError)) throw err;
           this.note(`invalid output: ${err.message}`);
@@ -357,6 +436,7 @@ class Run {
           return 0;
         }
       }
+      clearTimeout(slow);
       await saying;
       const { activity: _a, ...rest } = status;
       await this.finish({
