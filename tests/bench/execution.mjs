@@ -18,6 +18,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   createWriteStream,
+  existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -133,6 +134,81 @@ async function queueRun(client, image, startDispatcher) {
   };
 }
 
+/** One `true` container after another: commit → Running and commit → Final, in ms. */
+async function sequential(client, image, runs, onSample = () => undefined) {
+  const running = [];
+  const final = [];
+  for (let i = 0; i <= runs; i++) {
+    const t0 = performance.now();
+    const res = await client.request('POST', '/svc/v1/container_requests', {
+      json: {
+        container_request: {
+          command: ['true', `${i}-${Date.now()}`],
+          container_image: image,
+          cwd: '/',
+          output_path: '/out',
+          mounts: { '/out': { kind: 'tmp', capacity: 1000000 } },
+          runtime_constraints: { ram: 64 * 1024 * 1024, vcpus: 1 },
+          priority: 500,
+          state: 'Committed',
+        },
+      },
+    });
+    if (res.status !== 200) throw new Error(res.text);
+    let tRunning = null;
+    for (;;) {
+      const c = (await client.request('GET', `/svc/v1/containers/${res.body.container_uuid}`)).body;
+      if (tRunning === null && c.state !== 'Queued' && c.state !== 'Locked')
+        tRunning = performance.now();
+      const cr = (await client.request('GET', `/svc/v1/container_requests/${res.body.uuid}`)).body;
+      if (cr.state === 'Final') break;
+      onSample();
+      await sleep(20);
+    }
+    // the first run loads the image into the cache; it is not counted
+    if (i > 0) {
+      running.push(tRunning - t0);
+      final.push(performance.now() - t0);
+    }
+  }
+  return { running, final };
+}
+
+/**
+ * Slurm (BENCH_SLURM_RUNS, default 5; 0 skips it): a single-node Slurm of its own (the test
+ * harness's), a dispatcher with the Slurm backend, `true` containers one after another.
+ */
+async function slurmRun(client, image, startDispatcher) {
+  const runs = Number(process.env.BENCH_SLURM_RUNS ?? 5);
+  if (runs <= 0 || !existsSync('/usr/sbin/slurmctld')) return {};
+  const ts = require(join(root, 'node_modules/typescript'));
+  const source = readFileSync(join(root, 'tests/harness/slurm.ts'), 'utf8');
+  const js = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+  const mod = { exports: {} };
+  new Function('require', 'module', 'exports', js)(require, mod, mod.exports);
+  const slurm = mod.exports.startSlurm();
+  try {
+    const dispatcher = startDispatcher({
+      SVC_DISPATCH_BACKEND: 'slurm',
+      SLURM_CONF: slurm.env.SLURM_CONF,
+    });
+    try {
+      const { running, final } = await sequential(client, image, runs);
+      return {
+        slurm_runs: runs,
+        slurm_commit_to_running_p50_ms: Math.round(pct(running, 0.5)),
+        slurm_commit_to_final_p50_ms: Math.round(pct(final, 0.5)),
+      };
+    } finally {
+      await dispatcher.stop();
+    }
+  } finally {
+    slurm.stop();
+  }
+}
+
 /** A launcher config: one cluster, embedded PostgreSQL and blocks, SLOTS one-VCPU slots. */
 function writeConfig(data, port) {
   const file = join(data, 'svc.yml');
@@ -159,7 +235,7 @@ function writeConfig(data, port) {
 }
 
 /** `svc-dispatcher` for the cluster; `stop()` ends it (its runners finish first). */
-function dispatcherProcess(url, token, stateDir) {
+function dispatcherProcess(url, token, stateDir, more = {}) {
   const child = spawn(process.execPath, [join(root, 'apps/dispatcher/dist/main.js')], {
     env: {
       PATH: process.env.PATH,
@@ -167,6 +243,7 @@ function dispatcherProcess(url, token, stateDir) {
       SVC_API_TOKEN: token,
       SVC_DISPATCH_DIR: stateDir,
       SVC_DISPATCH_BACKEND: 'local',
+      ...more,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -210,7 +287,13 @@ async function main() {
       json: { api_client_authorization: { scopes: ['all'] } },
     });
     const adminToken = `v2/${admin.body.uuid}/${admin.body.api_token}`;
-    const startDispatcher = () => dispatcherProcess(url, adminToken, join(data, 'dispatch'));
+    const startDispatcher = (env = {}) =>
+      dispatcherProcess(
+        url,
+        adminToken,
+        join(data, `dispatch-${env.SLURM_CONF ? 'slurm' : 'local'}`),
+        env,
+      );
     dispatcher = startDispatcher();
     const store = new CollectionStore(client);
     const tree = newDir();
@@ -218,46 +301,12 @@ async function main() {
     const image = (await store.create({ manifest_text: serializeManifestTree(tree) }))[
       'portable_data_hash'
     ];
-    const running = [];
-    const final = [];
     const sampler = setInterval(sampleRunners, 20);
-    for (let i = 0; i <= RUNS; i++) {
-      const t0 = performance.now();
-      const res = await client.request('POST', '/svc/v1/container_requests', {
-        json: {
-          container_request: {
-            command: ['true', `${i}-${Date.now()}`],
-            container_image: image,
-            cwd: '/',
-            output_path: '/out',
-            mounts: { '/out': { kind: 'tmp', capacity: 1000000 } },
-            runtime_constraints: { ram: 64 * 1024 * 1024, vcpus: 1 },
-            priority: 500,
-            state: 'Committed',
-          },
-        },
-      });
-      if (res.status !== 200) throw new Error(res.text);
-      let tRunning = null;
-      for (;;) {
-        const c = (await client.request('GET', `/svc/v1/containers/${res.body.container_uuid}`))
-          .body;
-        if (tRunning === null && c.state !== 'Queued' && c.state !== 'Locked')
-          tRunning = performance.now();
-        const cr = (await client.request('GET', `/svc/v1/container_requests/${res.body.uuid}`))
-          .body;
-        if (cr.state === 'Final') break;
-        await sleep(20);
-      }
-      // the first run loads the image into the cache; it is not counted
-      if (i > 0) {
-        running.push(tRunning - t0);
-        final.push(performance.now() - t0);
-      }
-    }
+    const { running, final } = await sequential(client, image, RUNS);
     clearInterval(sampler);
     await dispatcher.stop();
     const queue = await queueRun(client, image, () => (dispatcher = startDispatcher()));
+    const slurm = await slurmRun(client, image, (env) => (dispatcher = startDispatcher(env)));
     const peak = Math.max(...runnerPeaks.values());
     const line = {
       bench: 'execution',
@@ -268,6 +317,7 @@ async function main() {
       commit_to_final_p90_ms: Math.round(pct(final, 0.9)),
       runner_peak_rss_mib: Math.round((peak / 1024 / 1024) * 10) / 10,
       ...queue,
+      ...slurm,
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   } finally {
