@@ -4,6 +4,9 @@ import { defaultSettings, type RunnerInput } from '@svc/runner';
 import type { Backend, RunnerRecord } from './backend';
 
 type Container = Json;
+/** Queued containers read per request, and at most per poll. */
+const QUEUE_PAGE = 100;
+const QUEUE_LIMIT = 1000;
 
 export interface DispatcherOptions {
   backend: Backend;
@@ -117,11 +120,17 @@ export class Dispatcher {
     this.opts.backend.close?.();
   }
 
-  private async list(filters: unknown[], order?: string[]): Promise<Container[]> {
+  private async list(
+    filters: unknown[],
+    order?: string[],
+    page = { limit: 1000, offset: 0 },
+  ): Promise<Container[]> {
     const res = await this.client.request('GET', '/svc/v1/containers', {
       query: {
         filters,
         ...(order ? { order } : {}),
+        ...page,
+        count: 'none',
         select: [
           'uuid',
           'state',
@@ -130,7 +139,6 @@ export class Dispatcher {
           'scheduling_parameters',
           'created_at',
         ],
-        limit: 1000,
       },
     });
     if (res.status !== 200) throw new Error(`listing containers: ${res.status} ${res.text}`);
@@ -170,14 +178,31 @@ export class Dispatcher {
     }
     if (this.opts.sandboxProblem || this.stopped) return;
     const active = [...runners.values()].filter((r) => mineByUuid.has(r.uuid));
-    const queue = await this.list(
-      [
-        ['state', '=', 'Queued'],
-        ['priority', '>', 0],
-      ],
-      ['priority desc', 'created_at asc'],
-    );
     const waiting = new Set<string>();
+    // the queue a page at a time, the next one only while there is room: a long queue is not
+    // listed whole at every poll (each runner that ends starts one)
+    for (let offset = 0; offset < QUEUE_LIMIT; offset += QUEUE_PAGE) {
+      const page = await this.list(
+        [
+          ['state', '=', 'Queued'],
+          ['priority', '>', 0],
+        ],
+        ['priority desc', 'created_at asc'],
+        { limit: QUEUE_PAGE, offset },
+      );
+      await this.place(page, active, waiting);
+      if (page.length < QUEUE_PAGE || !backend.fitsNow(1, 0, active)) break;
+    }
+    this.waiting = waiting;
+  }
+
+  /** Locks and starts the containers of `queue` that fit beside `active` (which grows). */
+  private async place(
+    queue: Container[],
+    active: RunnerRecord[],
+    waiting: Set<string>,
+  ): Promise<void> {
+    const backend = this.opts.backend;
     for (const c of queue) {
       const vcpus = Number(c['runtime_constraints']?.['vcpus'] ?? 1);
       const ram = Number(c['runtime_constraints']?.['ram'] ?? 0);
@@ -193,7 +218,6 @@ export class Dispatcher {
       const record = await this.launch(c, vcpus, ram);
       if (record) active.push(record);
     }
-    this.waiting = waiting;
   }
 
   /** A container locked by this token with no runner (execution.md §2.5). */
