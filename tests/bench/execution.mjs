@@ -12,8 +12,11 @@
 // of the runner processes seen while they ran). Then the dispatcher stops, BENCH_QUEUE
 // (default 1,000) one-second containers (`sleep 1`, 1 VCPU each) are committed, a dispatcher
 // starts again, and the time until all are Final is compared with the ideal
-// BENCH_QUEUE / BENCH_SLOTS seconds. Targets: commit → Running p50 ≤ 1 s with the image
-// cached; the queue within 1.25× the ideal.
+// BENCH_QUEUE / BENCH_SLOTS seconds. Then, when Slurm is installed, BENCH_SLURM_RUNS
+// (default 5; 0 skips it) `true` containers through a single-node Slurm of their own.
+// Targets: commit → Running p50 ≤ 1 s with the image cached (Slurm ≤ 3 s); the queue within
+// 1.25× the ideal. BENCH_LOG=<file> (with BENCH_LOG_LEVEL=info) keeps the server's request
+// lines, to see where a container's requests go.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
