@@ -95,7 +95,8 @@ async function queueRun(client, image, startDispatcher) {
           json: {
             container_request: {
               name: `${tag}-${i + k}`,
-              command: ['sleep', '1', `${tag}-${i + k}`],
+              // the tag as $0 keeps each unique (busybox sleep takes no extra argument)
+              command: ['sh', '-c', 'sleep 1', `${tag}-${i + k}`],
               container_image: image,
               cwd: '/',
               output_path: '/out',
