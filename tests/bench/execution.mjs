@@ -3,18 +3,31 @@
 //   node tests/bench/execution.mjs            (after `pnpm build`)
 //   BENCH_RUNS=10 BENCH_QUEUE=50 node tests/bench/execution.mjs
 //
-// Starts the embedded default (`pnpm start`'s launcher, with its local dispatcher) in a
-// temporary data directory, saves a one-layer busybox image (Debian's busybox-static), then
-// commits BENCH_RUNS requests running `true` one after another (each unique, so none is
-// reused) and reports commit → Running and commit → Final p50/p90, and the runner's own peak
-// RSS (VmHWM of the runner processes seen while they ran). Then BENCH_QUEUE (default 1,000)
-// one-second containers (`sleep 1`, 1 VCPU each) are committed at once and the time until all
-// are Final is compared with the ideal BENCH_QUEUE / slots seconds (slots: the machine's cores,
-// the local backend's default MaxVCPUs). Targets: commit → Running p50 ≤ 1 s with the image
-// cached; the queue within 1.25× the ideal.
+// Starts the launcher (`pnpm start`'s, embedded PostgreSQL and blocks in a temporary data
+// directory) with `Containers.Local.MaxVCPUs` = BENCH_SLOTS (default 32; `MaxRAM` 128 MiB a
+// slot) and a local dispatcher as a process of its own (`svc-dispatcher`, the same code as the
+// embedded one). It saves a one-layer busybox image (Debian's busybox-static), then commits
+// BENCH_RUNS requests running `true` one after another (each unique, so none is reused) and
+// reports commit → Running and commit → Final p50/p90, and the runner's own peak RSS (VmHWM
+// of the runner processes seen while they ran). Then the dispatcher stops, BENCH_QUEUE
+// (default 1,000) one-second containers (`sleep 1`, 1 VCPU each) are committed, a dispatcher
+// starts again, and the time until all are Final is compared with the ideal
+// BENCH_QUEUE / BENCH_SLOTS seconds. Then, when Slurm is installed, BENCH_SLURM_RUNS
+// (default 5; 0 skips it) `true` containers through a single-node Slurm of their own.
+// Targets: commit → Running p50 ≤ 1 s with the image cached (Slurm ≤ 3 s); the queue within
+// 1.25× the ideal. BENCH_LOG=<file> (with BENCH_LOG_LEVEL=info) keeps the server's request
+// lines, to see where a container's requests go.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +40,8 @@ const { newDir, serializeManifestTree } = require(join(root, 'packages/blocks/di
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const QUEUE = Number(process.env.BENCH_QUEUE ?? 1000);
+const SLOTS = Number(process.env.BENCH_SLOTS ?? 32);
+const ROOT_TOKEN = 'executionBenchRootToken0000000000000000';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
@@ -56,7 +71,8 @@ const runnerPeaks = new Map();
 function sampleRunners() {
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('runner/dist/main.js')) continue;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!/runner\/dist\/(main|worker)\.js/.test(cmd)) continue;
       const hwm = Number(
         /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0,
       );
@@ -68,11 +84,10 @@ function sampleRunners() {
 }
 
 /** QUEUE one-second containers committed at once: seconds until all are Final, and the ratio. */
-async function queueRun(client, image) {
+async function queueRun(client, image, startDispatcher) {
   if (QUEUE <= 0) return {};
   const tag = `bench-${Date.now()}`;
-  const slots = (await import('node:os')).cpus().length;
-  const t0 = performance.now();
+  const slots = SLOTS;
   for (let i = 0; i < QUEUE; i += 25) {
     await Promise.all(
       Array.from({ length: Math.min(25, QUEUE - i) }, (_, k) =>
@@ -80,7 +95,8 @@ async function queueRun(client, image) {
           json: {
             container_request: {
               name: `${tag}-${i + k}`,
-              command: ['sleep', '1', `${tag}-${i + k}`],
+              // the tag as $0 keeps each unique (busybox sleep takes no extra argument)
+              command: ['sh', '-c', 'sleep 1', `${tag}-${i + k}`],
               container_image: image,
               cwd: '/',
               output_path: '/out',
@@ -94,6 +110,8 @@ async function queueRun(client, image) {
       ),
     );
   }
+  const t0 = performance.now();
+  const dispatcher = startDispatcher();
   for (;;) {
     const res = await client.request('GET', '/svc/v1/container_requests', {
       query: {
@@ -109,6 +127,7 @@ async function queueRun(client, image) {
     await sleep(500);
   }
   const seconds = (performance.now() - t0) / 1000;
+  await dispatcher.stop();
   const ideal = QUEUE / slots;
   return {
     queue_containers: QUEUE,
@@ -119,74 +138,179 @@ async function queueRun(client, image) {
   };
 }
 
+/** One `true` container after another: commit → Running and commit → Final, in ms. */
+async function sequential(client, image, runs, onSample = () => undefined) {
+  const running = [];
+  const final = [];
+  for (let i = 0; i <= runs; i++) {
+    const t0 = performance.now();
+    const res = await client.request('POST', '/svc/v1/container_requests', {
+      json: {
+        container_request: {
+          command: ['true', `${i}-${Date.now()}`],
+          container_image: image,
+          cwd: '/',
+          output_path: '/out',
+          mounts: { '/out': { kind: 'tmp', capacity: 1000000 } },
+          runtime_constraints: { ram: 64 * 1024 * 1024, vcpus: 1 },
+          priority: 500,
+          state: 'Committed',
+        },
+      },
+    });
+    if (res.status !== 200) throw new Error(res.text);
+    let tRunning = null;
+    for (;;) {
+      const c = (await client.request('GET', `/svc/v1/containers/${res.body.container_uuid}`)).body;
+      if (tRunning === null && c.state !== 'Queued' && c.state !== 'Locked')
+        tRunning = performance.now();
+      const cr = (await client.request('GET', `/svc/v1/container_requests/${res.body.uuid}`)).body;
+      if (cr.state === 'Final') break;
+      onSample();
+      await sleep(20);
+    }
+    // the first run loads the image into the cache; it is not counted
+    if (i > 0) {
+      running.push(tRunning - t0);
+      final.push(performance.now() - t0);
+    }
+  }
+  return { running, final };
+}
+
+/**
+ * Slurm (BENCH_SLURM_RUNS, default 5; 0 skips it): a single-node Slurm of its own (the test
+ * harness's), a dispatcher with the Slurm backend, `true` containers one after another.
+ */
+async function slurmRun(client, image, startDispatcher) {
+  const runs = Number(process.env.BENCH_SLURM_RUNS ?? 5);
+  if (runs <= 0 || !existsSync('/usr/sbin/slurmctld')) return {};
+  const ts = require(join(root, 'node_modules/typescript'));
+  const source = readFileSync(join(root, 'tests/harness/slurm.ts'), 'utf8');
+  const js = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+  const mod = { exports: {} };
+  new Function('require', 'module', 'exports', js)(require, mod, mod.exports);
+  const slurm = mod.exports.startSlurm();
+  try {
+    const dispatcher = startDispatcher({
+      SVC_DISPATCH_BACKEND: 'slurm',
+      SLURM_CONF: slurm.env.SLURM_CONF,
+    });
+    try {
+      const { running, final } = await sequential(client, image, runs);
+      return {
+        slurm_runs: runs,
+        slurm_commit_to_running_p50_ms: Math.round(pct(running, 0.5)),
+        slurm_commit_to_final_p50_ms: Math.round(pct(final, 0.5)),
+      };
+    } finally {
+      await dispatcher.stop();
+    }
+  } finally {
+    slurm.stop();
+  }
+}
+
+/** A launcher config: one cluster, embedded PostgreSQL and blocks, SLOTS one-VCPU slots. */
+function writeConfig(data, port) {
+  const file = join(data, 'svc.yml');
+  const doc = {
+    Gateway: { Listen: `127.0.0.1:${port}` },
+    Clusters: {
+      zbnch: {
+        SystemRootToken: ROOT_TOKEN,
+        Database: { URL: `pglite:${join(data, 'db')}` },
+        Login: { Test: { Enable: true } },
+        Collections: { DefaultReplication: 1 },
+        Volumes: {
+          local: { Driver: 'Directory', DriverParameters: { Root: join(data, 'blocks') } },
+        },
+        Containers: {
+          Dispatch: { Backend: 'none' },
+          Local: { MaxVCPUs: SLOTS, MaxRAM: SLOTS * 128 * 1024 * 1024 },
+        },
+      },
+    },
+  };
+  writeFileSync(file, JSON.stringify(doc)); // JSON is YAML
+  return file;
+}
+
+/** `svc-dispatcher` for the cluster; `stop()` ends it (its runners finish first). */
+function dispatcherProcess(url, token, stateDir, more = {}) {
+  const child = spawn(process.execPath, [join(root, 'apps/dispatcher/dist/main.js')], {
+    env: {
+      PATH: process.env.PATH,
+      SVC_API_HOST: url,
+      SVC_API_TOKEN: token,
+      SVC_DISPATCH_DIR: stateDir,
+      SVC_DISPATCH_BACKEND: 'local',
+      ...more,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  return {
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
 async function main() {
   const data = mkdtempSync(join(tmpdir(), 'svc-bench-exec-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server = spawn(process.execPath, [join(root, 'apps/launcher/dist/main.js')], {
-    env: { ...process.env, SVC_DATA_DIR: data, PORT: String(port), SVC_LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      SVC_CONFIG: writeConfig(data, port),
+      SVC_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let dispatcher = null;
   const cleanup = () => {
     server.kill('SIGTERM');
+    void dispatcher?.stop();
     setTimeout(() => rmSync(data, { recursive: true, force: true }), 2000);
   };
   try {
     let out = '';
-    server.stdout.on('data', (b) => (out += b));
-    while (!out.includes('containers: local dispatcher')) {
+    server.stdout.on('data', (b) => (out = (out + b).slice(-100000)));
+    if (process.env.BENCH_LOG) server.stdout.pipe(createWriteStream(process.env.BENCH_LOG));
+    while (!out.includes('svc is serving')) {
       if (server.exitCode !== null) throw new Error(`server exited: ${out}`);
       await sleep(200);
     }
     const url = `http://127.0.0.1:${port}`;
-    const client = new SvcClient({
-      host: url,
-      token: readFileSync(join(data, 'root-token'), 'utf8').trim(),
+    const client = new SvcClient({ host: url, token: ROOT_TOKEN });
+    const admin = await client.request('POST', '/svc/v1/api_client_authorizations', {
+      json: { api_client_authorization: { scopes: ['all'] } },
     });
+    const adminToken = `v2/${admin.body.uuid}/${admin.body.api_token}`;
+    const startDispatcher = (env = {}) =>
+      dispatcherProcess(
+        url,
+        adminToken,
+        join(data, `dispatch-${env.SLURM_CONF ? 'slurm' : 'local'}`),
+        env,
+      );
+    dispatcher = startDispatcher();
     const store = new CollectionStore(client);
     const tree = newDir();
     tree.children.set('image.tar', await store.writeFile(archive()));
     const image = (await store.create({ manifest_text: serializeManifestTree(tree) }))[
       'portable_data_hash'
     ];
-    const running = [];
-    const final = [];
     const sampler = setInterval(sampleRunners, 20);
-    for (let i = 0; i <= RUNS; i++) {
-      const t0 = performance.now();
-      const res = await client.request('POST', '/svc/v1/container_requests', {
-        json: {
-          container_request: {
-            command: ['true', `${i}-${Date.now()}`],
-            container_image: image,
-            cwd: '/',
-            output_path: '/out',
-            mounts: { '/out': { kind: 'tmp', capacity: 1000000 } },
-            runtime_constraints: { ram: 64 * 1024 * 1024, vcpus: 1 },
-            priority: 500,
-            state: 'Committed',
-          },
-        },
-      });
-      if (res.status !== 200) throw new Error(res.text);
-      let tRunning = null;
-      for (;;) {
-        const c = (await client.request('GET', `/svc/v1/containers/${res.body.container_uuid}`))
-          .body;
-        if (tRunning === null && c.state !== 'Queued' && c.state !== 'Locked')
-          tRunning = performance.now();
-        const cr = (await client.request('GET', `/svc/v1/container_requests/${res.body.uuid}`))
-          .body;
-        if (cr.state === 'Final') break;
-        await sleep(20);
-      }
-      // the first run loads the image into the cache; it is not counted
-      if (i > 0) {
-        running.push(tRunning - t0);
-        final.push(performance.now() - t0);
-      }
-    }
+    const { running, final } = await sequential(client, image, RUNS);
     clearInterval(sampler);
-    const queue = await queueRun(client, image);
+    await dispatcher.stop();
+    const queue = await queueRun(client, image, () => (dispatcher = startDispatcher()));
+    const slurm = await slurmRun(client, image, (env) => (dispatcher = startDispatcher(env)));
     const peak = Math.max(...runnerPeaks.values());
     const line = {
       bench: 'execution',
@@ -197,6 +321,7 @@ async function main() {
       commit_to_final_p90_ms: Math.round(pct(final, 0.9)),
       runner_peak_rss_mib: Math.round((peak / 1024 / 1024) * 10) / 10,
       ...queue,
+      ...slurm,
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   } finally {

@@ -137,6 +137,7 @@ export async function startLocalDispatcher(
   backend: {
     backend?: string;
     slurmEnv?: NodeJS.ProcessEnv;
+    engineEnv?: NodeJS.ProcessEnv;
     log?: (line: string) => void;
   } = {},
 ): Promise<{ dispatcher: Dispatcher; stateDir: string; token: string; cleanup: () => void }> {

@@ -2,6 +2,9 @@
  * execution.md §1: a dispatcher whose sandbox is not available locks nothing, says why once
  * in its log, and containers stay Queued.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequest, getContainer } from '../harness/containers';
 import { useDeployment } from '../harness/deployment';
 import { saveBusyboxImage, startLocalDispatcher } from '../harness/run-images';
@@ -20,9 +23,13 @@ it('an engine that is not available: nothing is locked, the reason is logged onc
   const u = await makeUser(d.current);
   const image = await saveBusyboxImage(u.client);
   const lines: string[] = [];
-  local = await startLocalDispatcher(d.current, undefined, { RuntimeEngine: 'podman' }, undefined, {
+  // an engine the machine does not have: the PATH it is looked up in holds no such program
+  const noEngine = mkdtempSync(join(tmpdir(), 'svc-no-engine-'));
+  local = await startLocalDispatcher(d.current, undefined, { RuntimeEngine: 'docker' }, undefined, {
     log: (l: string) => lines.push(l),
+    engineEnv: { PATH: noEngine },
   });
+  rmSync(noEngine, { recursive: true });
   const cr = await createRequest(u.client, {
     command: ['true'],
     container_image: image,
@@ -37,7 +44,5 @@ it('an engine that is not available: nothing is locked, the reason is logged onc
   await local.dispatcher.tick();
   const c = await getContainer(d.current, cr.container_uuid);
   expect([c.state, c.lock_count]).toEqual(['Queued', 0]);
-  expect(lines).toEqual([
-    'locks nothing: runtime engine podman is not supported by this runner (bubblewrap is)',
-  ]);
+  expect(lines).toEqual(['locks nothing: docker is not available: spawnSync docker ENOENT']);
 });

@@ -137,6 +137,36 @@ describe('request log', () => {
     expect(everything).not.toContain(uuid + '?'); // never the raw URL
   });
 
+  it('a list answered with no items logs no line at info level (idle pollers make no noise)', async () => {
+    const list = (requestId: string, filters: unknown[]) =>
+      fetch(
+        `${d.current.url}/svc/v1/containers?filters=${encodeURIComponent(JSON.stringify(filters))}`,
+        {
+          headers: {
+            Authorization: `Bearer ${d.current.home.rootToken}`,
+            'X-Request-Id': requestId,
+          },
+        },
+      );
+    const empty = await list('req-operations-empty-list', [['state', '=', 'Queued']]);
+    expect([empty.status, ((await empty.json()) as { items: unknown[] }).items]).toEqual([200, []]);
+    const users = await fetch(`${d.current.url}/svc/v1/users?limit=1`, {
+      headers: {
+        Authorization: `Bearer ${d.current.home.rootToken}`,
+        'X-Request-Id': 'req-operations-full-list',
+      },
+    });
+    expect(users.status).toBe(200);
+    expect(((await users.json()) as { items: unknown[] }).items).toHaveLength(1);
+    const of = (id: string) =>
+      requestLines()
+        .filter((l) => l['reqId'] === id)
+        .map(appOf)
+        .sort();
+    expect(of('req-operations-empty-list')).toEqual([]);
+    expect(of('req-operations-full-list')).toEqual(['core', 'gateway']);
+  });
+
   it("a 500's lines carry the request id and the error_token the client saw", async () => {
     // A table gone under the core: the list fails inside PostgreSQL, an unexpected error.
     const core = d.current.running.cores.find((c) => c.clusterId === 'home1')!;

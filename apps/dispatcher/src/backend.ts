@@ -32,4 +32,8 @@ export interface Backend {
   ended(): RunnerRecord[];
   /** True when a runner ended since the last `ended()` (room may have been freed). */
   changed(): boolean;
+  /** Gets ready to start runners soon (local: a runner process waiting for work). */
+  prepare?(): void;
+  /** Lets go of what the backend holds (timers, waiting runners); runners keep running. */
+  close?(): void;
 }

@@ -4,16 +4,19 @@ import { defaultSettings, type RunnerInput } from '@svc/runner';
 import type { Backend, RunnerRecord } from './backend';
 
 type Container = Json;
+/** Queued containers read per request, and at most per poll. */
+const QUEUE_PAGE = 100;
+const QUEUE_LIMIT = 1000;
 
 export interface DispatcherOptions {
   backend: Backend;
   /** The dispatcher's own admin token. */
   client: SvcClient;
   pollInterval: number;
-  /** Milliseconds between quick looks at the queue's top (0: none). Default 500. */
+  /** Milliseconds between quick looks at the queue's top (0: none). Default 250. */
   quickInterval?: number;
   cacheDir: string;
-  settings?: Partial<typeof defaultSettings>;
+  settings?: Partial<typeof defaultSettings> & Pick<RunnerInput, 'engine'>;
   insecure?: boolean;
   /** Why no container may be locked (sandbox missing), or null. */
   sandboxProblem?: string | null;
@@ -51,6 +54,7 @@ export class Dispatcher {
     if (me.status !== 200) throw new Error(`dispatcher token: ${me.status} ${me.text}`);
     this.tokenUuid = (me.body as Container)['uuid'];
     if (this.opts.sandboxProblem) this.log(`locks nothing: ${this.opts.sandboxProblem}`);
+    else this.opts.backend.prepare?.();
     await this.tick();
     this.schedule();
     this.scheduleQuick();
@@ -62,7 +66,8 @@ export class Dispatcher {
    * starts a poll at once.
    */
   private scheduleQuick(): void {
-    const ms = this.opts.quickInterval ?? 500;
+    // one cheap list request (logged at debug level when the queue is empty)
+    const ms = this.opts.quickInterval ?? 250;
     if (this.stopped || ms <= 0 || this.opts.sandboxProblem) return;
     this.quickTimer = setTimeout(() => {
       void this.quickCheck()
@@ -112,13 +117,20 @@ export class Dispatcher {
     if (this.timer) clearTimeout(this.timer);
     if (this.quickTimer) clearTimeout(this.quickTimer);
     await this.ticking;
+    this.opts.backend.close?.();
   }
 
-  private async list(filters: unknown[], order?: string[]): Promise<Container[]> {
+  private async list(
+    filters: unknown[],
+    order?: string[],
+    page = { limit: 1000, offset: 0 },
+  ): Promise<Container[]> {
     const res = await this.client.request('GET', '/svc/v1/containers', {
       query: {
         filters,
         ...(order ? { order } : {}),
+        ...page,
+        count: 'none',
         select: [
           'uuid',
           'state',
@@ -127,7 +139,6 @@ export class Dispatcher {
           'scheduling_parameters',
           'created_at',
         ],
-        limit: 1000,
       },
     });
     if (res.status !== 200) throw new Error(`listing containers: ${res.status} ${res.text}`);
@@ -167,14 +178,31 @@ export class Dispatcher {
     }
     if (this.opts.sandboxProblem || this.stopped) return;
     const active = [...runners.values()].filter((r) => mineByUuid.has(r.uuid));
-    const queue = await this.list(
-      [
-        ['state', '=', 'Queued'],
-        ['priority', '>', 0],
-      ],
-      ['priority desc', 'created_at asc'],
-    );
     const waiting = new Set<string>();
+    // the queue a page at a time, the next one only while there is room: a long queue is not
+    // listed whole at every poll (each runner that ends starts one)
+    for (let offset = 0; offset < QUEUE_LIMIT; offset += QUEUE_PAGE) {
+      const page = await this.list(
+        [
+          ['state', '=', 'Queued'],
+          ['priority', '>', 0],
+        ],
+        ['priority desc', 'created_at asc'],
+        { limit: QUEUE_PAGE, offset },
+      );
+      await this.place(page, active, waiting);
+      if (page.length < QUEUE_PAGE || !backend.fitsNow(1, 0, active)) break;
+    }
+    this.waiting = waiting;
+  }
+
+  /** Locks and starts the containers of `queue` that fit beside `active` (which grows). */
+  private async place(
+    queue: Container[],
+    active: RunnerRecord[],
+    waiting: Set<string>,
+  ): Promise<void> {
+    const backend = this.opts.backend;
     for (const c of queue) {
       const vcpus = Number(c['runtime_constraints']?.['vcpus'] ?? 1);
       const ram = Number(c['runtime_constraints']?.['ram'] ?? 0);
@@ -190,7 +218,6 @@ export class Dispatcher {
       const record = await this.launch(c, vcpus, ram);
       if (record) active.push(record);
     }
-    this.waiting = waiting;
   }
 
   /** A container locked by this token with no runner (execution.md §2.5). */
@@ -215,19 +242,22 @@ export class Dispatcher {
     if (locked.status !== 200) return null; // another dispatcher took it, or it changed
     let recordTokenUuid = '';
     try {
-      const auth = await this.api.auth(uuid);
-      if (auth.status !== 200) throw new Error(`container token: ${auth.status} ${auth.text}`);
-      const own = auth.body as Container;
-      const scoped = await this.client.request('POST', '/svc/v1/api_client_authorizations', {
-        json: {
-          api_client_authorization: {
-            scopes: [`GET /svc/v1/containers/${uuid}`, `PATCH /svc/v1/containers/${uuid}`],
+      // both tokens in one round trip
+      const [auth, scoped] = await Promise.all([
+        this.api.auth(uuid),
+        this.client.request('POST', '/svc/v1/api_client_authorizations', {
+          json: {
+            api_client_authorization: {
+              scopes: [`GET /svc/v1/containers/${uuid}`, `PATCH /svc/v1/containers/${uuid}`],
+            },
           },
-        },
-      });
+        }),
+      ]);
+      if (scoped.status === 200) recordTokenUuid = (scoped.body as Container)['uuid'];
+      if (auth.status !== 200) throw new Error(`container token: ${auth.status} ${auth.text}`);
       if (scoped.status !== 200) throw new Error(`runner token: ${scoped.status} ${scoped.text}`);
+      const own = auth.body as Container;
       const rec = scoped.body as Container;
-      recordTokenUuid = rec['uuid'];
       const input: RunnerInput = {
         apiHost: this.client.baseUrl,
         insecure: this.opts.insecure ?? false,

@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import {
+  closeSync,
   existsSync,
   mkdirSync,
   openSync,
@@ -7,62 +8,84 @@ import {
   readFileSync,
   rmSync,
   writeFileSync,
-  closeSync,
 } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { removeLeftoverCgroups, type RunnerInput } from '@svc/runner';
+import {
+  removeLeftoverCgroups,
+  type RunnerInput,
+  type WorkerMessage,
+  type WorkerReply,
+} from '@svc/runner';
 import type { Backend, RunnerRecord } from './backend';
 
 interface LocalState extends RunnerRecord {
   pid: number;
+  /** The process's start time (/proc/<pid>/stat field 22): a reused pid is not the runner. */
+  started: string;
 }
 
-const alive = (pid: number, uuid: string): boolean => {
+/** Field 22 of /proc/<pid>/stat, or null when there is no such process. */
+function startTimeOf(pid: number): string | null {
   try {
-    process.kill(pid, 0);
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(uuid);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
   } catch {
-    return false;
+    return null;
   }
-};
+}
+
+const alive = (state: LocalState): boolean =>
+  Boolean(state.started) && startTimeOf(state.pid) === state.started;
 
 /**
- * Runners as child processes of this machine, within MaxVCPUs and MaxRAM. Each runner's pid
- * is kept in a state file, so that a restarted dispatcher finds the runners it left.
+ * Runners as processes of this machine, within MaxVCPUs and MaxRAM. A runner process (a
+ * worker) is started ahead of time and runs containers one after another: a container's
+ * start then costs no Node.js start. Each container's runner pid is kept in a state file,
+ * so that a restarted dispatcher finds the runners it left; the worker renames it to
+ * `<uuid>.done` when the container is final.
  */
 export class LocalBackend implements Backend {
   readonly name = 'local';
   private readonly gone: RunnerRecord[] = [];
   private readonly killTimers = new Map<string, NodeJS.Timeout>();
+  /** Workers waiting for a container, and the one being started. */
+  private readonly idle: ChildProcess[] = [];
+  private starting: Promise<ChildProcess> | null = null;
+  /** Workers running a container, by container uuid. */
+  private readonly busy = new Map<string, ChildProcess>();
+  private closed = false;
 
   constructor(
     readonly stateDir: string,
     readonly maxVCPUs: number = cpus().length,
     readonly maxRAM: number = Math.floor(totalmem() * 0.9),
-    readonly runnerMain: string = require.resolve('@svc/runner/dist/main.js'),
+    readonly workerMain: string = require.resolve('@svc/runner/dist/worker.js'),
     readonly killAfterMs = 60_000,
   ) {
     mkdirSync(join(stateDir, 'runners'), { recursive: true });
     mkdirSync(join(stateDir, 'work'), { recursive: true });
   }
 
-  private file(uuid: string): string {
-    return join(this.stateDir, 'runners', `${uuid}.json`);
+  private file(uuid: string, ext = 'json'): string {
+    return join(this.stateDir, 'runners', `${uuid}.${ext}`);
+  }
+
+  private read(path: string): LocalState | null {
+    try {
+      return JSON.parse(readFileSync(path, 'utf8')) as LocalState;
+    } catch {
+      return null;
+    }
   }
 
   async list(): Promise<Map<string, RunnerRecord>> {
     const out = new Map<string, RunnerRecord>();
     for (const name of readdirSync(join(this.stateDir, 'runners'))) {
-      if (!name.endsWith('.json')) continue;
-      let state: LocalState;
-      try {
-        state = JSON.parse(readFileSync(join(this.stateDir, 'runners', name), 'utf8'));
-      } catch {
-        continue;
-      }
-      if (alive(state.pid, state.uuid)) out.set(state.uuid, state);
-      else this.forget(state);
+      const state = this.read(join(this.stateDir, 'runners', name));
+      if (!state) continue;
+      if (name.endsWith('.json') && alive(state)) out.set(state.uuid, state);
+      else if (name.endsWith('.json') || name.endsWith('.done')) this.forget(state);
     }
     return out;
   }
@@ -78,30 +101,96 @@ export class LocalBackend implements Backend {
     return v + vcpus <= this.maxVCPUs && m + ram <= this.maxRAM;
   }
 
+  /** Starts a worker ahead of the first container. */
+  prepare(): void {
+    this.spare();
+  }
+
   async start(record: RunnerRecord, input: RunnerInput): Promise<void> {
     const work = join(this.stateDir, 'work', record.uuid);
     rmSync(work, { recursive: true, force: true });
     mkdirSync(work, { recursive: true, mode: 0o700 });
-    // the tokens go in a file only the runner reads (never in arguments or the environment)
-    const inputFile = join(this.stateDir, 'runners', `${record.uuid}.input`);
-    writeFileSync(inputFile, JSON.stringify(input), { mode: 0o600 });
-    const log = openSync(join(this.stateDir, 'runners', `${record.uuid}.log`), 'a');
-    const child = spawn(process.execPath, [this.runnerMain, record.uuid, inputFile, work], {
+    const worker = await this.takeWorker();
+    const stateFile = this.file(record.uuid);
+    const state: LocalState = { ...record, pid: worker.pid!, started: startTimeOf(worker.pid!)! };
+    // the state file comes first: from now on a restarted dispatcher knows this runner
+    writeFileSync(stateFile, JSON.stringify(state));
+    this.busy.set(record.uuid, worker);
+    // the tokens go over the IPC channel (never in arguments or the environment)
+    const msg: WorkerMessage = { kind: 'run', uuid: record.uuid, input, work, stateFile };
+    worker.send(msg);
+    this.spare();
+  }
+
+  /** An idle worker, or a new one. */
+  private async takeWorker(): Promise<ChildProcess> {
+    for (;;) {
+      const w = this.idle.pop();
+      if (!w) break;
+      if (w.connected && w.exitCode === null) return w;
+    }
+    if (this.starting) {
+      const w = await this.starting.catch(() => null);
+      const i = w ? this.idle.indexOf(w) : -1;
+      if (w && i >= 0) return this.idle.splice(i, 1)[0]!;
+    }
+    return this.spawnWorker();
+  }
+
+  /** Keeps one worker waiting, so the next container does not wait for a Node.js start. */
+  private spare(): void {
+    if (this.closed || this.idle.length > 0 || this.starting) return;
+    this.starting = this.spawnWorker()
+      .then((w) => {
+        this.idle.push(w);
+        return w;
+      })
+      .finally(() => (this.starting = null));
+    this.starting.catch(() => undefined);
+  }
+
+  private spawnWorker(): Promise<ChildProcess> {
+    const log = openSync(join(this.stateDir, 'runners.log'), 'a');
+    const child = spawn(process.execPath, [this.workerMain], {
       detached: true,
-      stdio: ['ignore', log, log],
+      stdio: ['ignore', 'ignore', log, 'ipc'],
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
     });
     closeSync(log);
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', reject);
-    });
-    const state: LocalState = { ...record, pid: child.pid! };
-    writeFileSync(this.file(record.uuid), JSON.stringify(state));
+    // the dispatcher may exit while workers run: they finish their container, then leave;
+    // the channel stays referenced until close(), which is what keeps a dispatcher waiting
+    // for a worker's answer alive
     child.unref();
-    child.once('exit', () => {
-      if (existsSync(this.file(record.uuid))) this.forget(record);
+    child.on('message', (m: WorkerReply) => {
+      if (m.kind === 'done') this.done(m.uuid, child);
     });
+    child.once('exit', () => {
+      const i = this.idle.indexOf(child);
+      if (i >= 0) this.idle.splice(i, 1);
+      for (const [uuid, w] of this.busy) {
+        if (w !== child) continue;
+        this.busy.delete(uuid);
+        const state = this.read(this.file(uuid)) ?? this.read(this.file(uuid, 'done'));
+        if (state) this.forget(state);
+      }
+    });
+    return new Promise<ChildProcess>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`runner worker exited (${code})`)));
+      child.on('message', (m: WorkerReply) => {
+        if (m.kind === 'ready') resolve(child);
+      });
+    });
+  }
+
+  /** A worker's container is final: its slot is free and the worker waits for another. */
+  private done(uuid: string, worker: ChildProcess): void {
+    this.busy.delete(uuid);
+    const state = this.read(this.file(uuid, 'done'));
+    if (state) this.forget(state);
+    // as many waiting workers as containers could run at once; more would only use memory
+    if (!this.closed && this.idle.length < Math.max(1, this.maxVCPUs)) this.idle.push(worker);
+    else worker.disconnect();
   }
 
   /** A runner that is gone: its files, work directory and any cgroups it left go too. */
@@ -110,9 +199,8 @@ export class LocalBackend implements Backend {
     removeLeftoverCgroups(uuid);
     rmSync(join(this.stateDir, 'work', uuid), { recursive: true, force: true });
     // the state file goes last: while it exists, the runner counts as known
-    for (const ext of ['log', 'input', 'json']) {
-      rmSync(join(this.stateDir, 'runners', `${uuid}.${ext}`), { force: true });
-    }
+    for (const ext of ['log', 'input', 'done', 'json'])
+      rmSync(this.file(uuid, ext), { force: true });
     const t = this.killTimers.get(uuid);
     if (t) clearTimeout(t);
     this.killTimers.delete(uuid);
@@ -121,24 +209,25 @@ export class LocalBackend implements Backend {
 
   async stop(uuid: string): Promise<void> {
     if (this.killTimers.has(uuid)) return;
-    let state: LocalState;
-    try {
-      state = JSON.parse(readFileSync(this.file(uuid), 'utf8'));
-    } catch {
-      return;
-    }
-    const signal = (s: NodeJS.Signals) => {
-      if (!alive(state.pid, uuid)) return;
-      try {
-        process.kill(state.pid, s);
-      } catch {
-        /* gone */
-      }
-    };
-    signal('SIGTERM');
-    const t = setTimeout(() => signal('SIGKILL'), this.killAfterMs);
+    const state = this.read(this.file(uuid));
+    if (!state) return;
+    const worker = this.busy.get(uuid);
+    // through the channel when there is one: the worker stops only this container
+    if (worker?.connected) worker.send({ kind: 'stop', uuid } satisfies WorkerMessage);
+    else this.signal(uuid, state, 'SIGTERM');
+    const t = setTimeout(() => this.signal(uuid, state, 'SIGKILL'), this.killAfterMs);
     t.unref();
     this.killTimers.set(uuid, t);
+  }
+
+  /** Signals the runner of `uuid` while it still runs that container. */
+  private signal(uuid: string, state: LocalState, s: NodeJS.Signals): void {
+    if (!existsSync(this.file(uuid)) || !alive(state)) return;
+    try {
+      process.kill(state.pid, s);
+    } catch {
+      /* gone */
+    }
   }
 
   changed(): boolean {
@@ -149,8 +238,12 @@ export class LocalBackend implements Backend {
     return this.gone.splice(0);
   }
 
-  /** Stops every timer (the runners keep running). */
+  /** Stops every timer and lets waiting workers go (running ones finish their container). */
   close(): void {
+    this.closed = true;
     for (const t of this.killTimers.values()) clearTimeout(t);
+    for (const w of this.idle.splice(0)) if (w.connected) w.disconnect();
+    void this.starting?.then((w) => w.connected && w.disconnect()).catch(() => undefined);
+    for (const w of this.busy.values()) if (w.connected) w.disconnect();
   }
 }

@@ -2,7 +2,7 @@ import type { Json } from '@svc/runner';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { SvcClient } from '@svc/client';
-import { sandboxProblem } from '@svc/runner';
+import { ociProblem, sandboxProblem, type OciEngine } from '@svc/runner';
 import { Dispatcher } from './dispatcher';
 import { LocalBackend } from './local';
 import { SlurmBackend } from './slurm';
@@ -16,6 +16,13 @@ export interface DispatcherSettings {
   LogUpdatePeriod?: number;
   LogBytesPerFile?: number;
   UsagePeriod?: number;
+}
+
+/** Why the configured engine cannot run containers here (then nothing is locked), or null. */
+function engineProblem(engine: string, env?: NodeJS.ProcessEnv): string | null {
+  if (engine === 'bubblewrap') return sandboxProblem();
+  if (engine === 'podman' || engine === 'docker') return ociProblem(engine, env);
+  return `runtime engine ${engine} is not supported (bubblewrap, podman and docker are)`;
 }
 
 /**
@@ -35,6 +42,8 @@ export async function startDispatcher(opts: {
   backend?: string;
   /** Environment of the Slurm commands (SLURM_CONF …). */
   slurmEnv?: NodeJS.ProcessEnv;
+  /** Environment in which the engine's availability is checked (default: this process's). */
+  engineEnv?: NodeJS.ProcessEnv;
 }): Promise<Dispatcher> {
   const client = new SvcClient({
     host: opts.apiHost,
@@ -64,18 +73,16 @@ export async function startDispatcher(opts: {
           s.Local?.MaxVCPUs || cpus().length,
           s.Local?.MaxRAM || Math.floor(totalmem() * 0.9),
         );
+  const engine = s.RuntimeEngine ?? 'bubblewrap';
   const dispatcher = new Dispatcher({
     backend,
     client,
     pollInterval: s.Dispatch?.PollInterval ?? 2,
     cacheDir: join(opts.stateDir, 'images'),
     insecure: opts.insecure ?? false,
-    // only bubblewrap is built in so far: another engine locks nothing and says why
-    sandboxProblem:
-      (s.RuntimeEngine ?? 'bubblewrap') === 'bubblewrap'
-        ? sandboxProblem()
-        : `runtime engine ${s.RuntimeEngine} is not supported by this runner (bubblewrap is)`,
+    sandboxProblem: engineProblem(engine, opts.engineEnv),
     settings: {
+      ...(engine !== 'bubblewrap' ? { engine: engine as OciEngine } : {}),
       ...(s.LogUpdatePeriod ? { logUpdatePeriod: s.LogUpdatePeriod } : {}),
       ...(s.LogBytesPerFile ? { logBytesPerFile: s.LogBytesPerFile } : {}),
       ...(s.UsagePeriod ? { usagePeriod: s.UsagePeriod } : {}),

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { EMPTY_LIST_HEADER } from '@svc/http-kit';
 
 /** Answers up to this size are read whole before they are handed over; larger ones stream. */
 export const WHOLE_ANSWER_BYTES = 1 << 20;
@@ -14,10 +15,10 @@ export interface AnswerBody {
   dump(): Promise<void>;
 }
 
-/** A core's answer: only the headers the gateway passes on are kept. */
+/** A core's answer: only the headers the gateway passes on or reads (quiet log lines) are kept. */
 export interface CoreAnswer {
   statusCode: number;
-  headers: { 'content-type'?: string; 'content-length'?: string };
+  headers: { 'content-type'?: string; 'content-length'?: string; [EMPTY_LIST_HEADER]?: string };
   body: AnswerBody & AsyncIterable<Buffer>;
 }
 
@@ -92,6 +93,8 @@ export class AnswerHandler implements Dispatcher.DispatchHandler {
       if (name === CONTENT_TYPE) this.headers[CONTENT_TYPE] = raw[i + 1]!.toString('latin1');
       else if (name === CONTENT_LENGTH)
         this.headers[CONTENT_LENGTH] = raw[i + 1]!.toString('latin1');
+      else if (name === EMPTY_LIST_HEADER)
+        this.headers[EMPTY_LIST_HEADER] = raw[i + 1]!.toString('latin1');
     }
     const length = Number(this.headers[CONTENT_LENGTH] ?? NaN);
     if (!(length <= WHOLE_ANSWER_BYTES)) {

@@ -27,8 +27,11 @@ export interface ImageConfig {
 }
 
 export interface LoadedImage {
+  /** The unpacked root (bubblewrap); empty when an engine keeps the image. */
   root: string;
   config: ImageConfig;
+  /** The engine's name of the image (podman, docker). */
+  ref?: string;
 }
 
 const maybeGunzip = (b: Buffer): Buffer => (b[0] === 0x1f && b[1] === 0x8b ? gunzipSync(b) : b);

@@ -1,5 +1,7 @@
-export { runContainer } from './run';
+export { startContainer, type ContainerRun } from './run';
+export type { WorkerMessage, WorkerReply } from './worker-protocol';
 export { sandboxProblem } from './sandbox';
+export { ociProblem, ociRunArgs, type OciEngine, type OciSpec } from './oci';
 export type { RunnerInput } from './settings';
 export { defaultSettings } from './settings';
 export { writeTar, type TarInput } from './tar-write';

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { readFileSync, rmSync } from 'node:fs';
-import { runContainer } from './run';
+import { startContainer } from './run';
 import type { RunnerInput } from './settings';
 
 /**
- * `svc-runner <container uuid> <input file> <work dir>`: runs one container. The input
- * file (tokens and settings) is read and removed at once.
+ * `svc-runner <container uuid> <input file> <work dir>`: runs one container (a Slurm job).
+ * The input file (tokens and settings) is read and removed at once. SIGTERM cancels it.
  */
 async function main(): Promise<void> {
   const [uuid, inputFile, work] = process.argv.slice(2);
@@ -15,8 +15,10 @@ async function main(): Promise<void> {
   }
   const input = JSON.parse(readFileSync(inputFile, 'utf8')) as RunnerInput;
   rmSync(inputFile, { force: true });
-  const code = await runContainer(uuid, input, work);
-  process.exit(code);
+  const run = startContainer(uuid, input, work);
+  process.on('SIGTERM', () => run.stop());
+  process.on('SIGINT', () => run.stop());
+  process.exit(await run.done);
 }
 
 main().catch((err) => {

@@ -2,13 +2,14 @@ import type { Json } from './json';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { ApiClient } from './http';
-import { serializeManifestTree, newDir, type FileNode } from '@svc/blocks';
+import { serializeManifestTree, type FileNode } from '@svc/blocks';
 import { Cgroups } from './cgroup';
 import { ImageCache, type LoadedImage } from './image';
 import { LogFile } from './logs';
 import { ContainerError, prepareMounts, type PreparedMounts } from './mounts';
 import { OutputSaver } from './output';
 import { startSandbox, userOf } from './sandbox';
+import { ociImage, removeOci, signalOci, startOci, writeEnvFile, type OciEngine } from './oci';
 import type { RunnerInput } from './settings';
 import { CollectionStore } from './store';
 
@@ -27,18 +28,38 @@ class Run {
   private child: ReturnType<typeof startSandbox> | null = null;
   private cgroups: Cgroups | null = null;
   private saving: Promise<void> = Promise.resolve();
+  /** Whether podman or docker found the container killed for memory. */
+  private engineOom = false;
+  /** podman or docker (execution.md §1), or null for bubblewrap. */
+  private readonly engine: OciEngine | null;
 
   constructor(
     readonly uuid: string,
     readonly input: RunnerInput,
     readonly work: string,
   ) {
+    this.engine = input.engine === 'podman' || input.engine === 'docker' ? input.engine : null;
     this.admin = new ApiClient(input.apiHost, input.recordToken, input.insecure);
     const own = new ApiClient(input.apiHost, input.containerToken, input.insecure);
     this.store = new CollectionStore(own);
     this.logDir = join(work, 'logs');
     mkdirSync(this.logDir, { recursive: true });
     this.runnerLog = new LogFile(join(this.logDir, 'runner.txt'), input.logBytesPerFile);
+  }
+
+  private get cgroupName(): string {
+    return `${this.uuid}-${process.pid}`;
+  }
+
+  /** The engine's name of the container. */
+  private get ociName(): string {
+    return `svc-${this.uuid}`;
+  }
+
+  /** Closes the API connections (a long-lived runner runs many containers). */
+  close(): void {
+    void this.admin.close();
+    void (this.store.client as ApiClient).close();
   }
 
   note(text: string): void {
@@ -61,6 +82,7 @@ class Run {
 
   /** The image root, from the cache or unpacked from its collection's one `.tar` file. */
   async loadImage(pdh: string): Promise<LoadedImage> {
+    if (this.engine) return this.loadEngineImage(this.engine, pdh);
     const cache = new ImageCache(this.input.cacheDir);
     const hit = cache.lookup(pdh);
     if (hit) {
@@ -68,16 +90,7 @@ class Run {
       return hit;
     }
     try {
-      const tree = await this.store.tree(pdh);
-      const tars = [...tree.children].filter(
-        ([n, node]) => node.kind === 'file' && n.endsWith('.tar'),
-      );
-      if (tars.length !== 1 || tree.children.size !== 1) {
-        throw new Error('the collection must hold exactly one .tar file');
-      }
-      const archive = await this.store.readFile(tars[0]![1] as FileNode);
-      this.note(`image archive ${tars[0]![0]} read (${archive.length} bytes), unpacking`);
-      const image = cache.store(pdh, archive);
+      const image = cache.store(pdh, await this.readArchive(pdh));
       for (const r of image.refused) this.note(`image entry refused (leaves the root): ${r}`);
       return image;
     } catch (err) {
@@ -85,29 +98,59 @@ class Run {
     }
   }
 
-  /** Saves the log files as the log collection and sets the container's `log`. */
+  /** The bytes of the image collection's one `.tar` file. */
+  private async readArchive(pdh: string): Promise<Buffer> {
+    // progress only when loading takes time: a cached image costs no request
+    await this.update({ runtime_status: { activity: 'loading image' } });
+    const tree = await this.store.tree(pdh);
+    const tars = [...tree.children].filter(
+      ([n, node]) => node.kind === 'file' && n.endsWith('.tar'),
+    );
+    if (tars.length !== 1 || tree.children.size !== 1) {
+      throw new Error('the collection must hold exactly one .tar file');
+    }
+    const archive = await this.store.readFile(tars[0]![1] as FileNode);
+    this.note(`image archive ${tars[0]![0]} read (${archive.length} bytes), loading`);
+    return archive;
+  }
+
+  /** podman or docker: the image in the engine's own store, loaded once per PDH. */
+  private async loadEngineImage(engine: OciEngine, pdh: string): Promise<LoadedImage> {
+    try {
+      const image = await ociImage(engine, pdh, () => this.readArchive(pdh), this.work);
+      this.note(
+        `image ${pdh} ${image.loaded ? 'loaded into' : 'found in'} ${engine} as ${image.ref}`,
+      );
+      return { root: '', config: image.config, ref: image.ref };
+    } catch (err) {
+      throw new ContainerError(`cannot load image ${pdh}: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * Saves the log files as the log collection and sets the container's `log`. The files go
+   * in one block (one request, however many files); the final save also sets the
+   * collection's expiry, so no request is left for after the container is final.
+   */
   saveLogs(final = false): Promise<void> {
     this.saving = this.saving.then(async () => {
-      const root = newDir();
-      const files = await Promise.all(
-        LOG_FILES.map(async (name) => {
-          let data: Buffer;
-          try {
-            data = readFileSync(join(this.logDir, name));
-          } catch {
-            return null;
-          }
-          return [name, await this.store.writeFile(data)] as const;
-        }),
-      );
-      for (const f of files) if (f) root.children.set(f[0], f[1]);
-      const manifest_text = serializeManifestTree(root);
+      const files: [string, Buffer][] = [];
+      for (const name of LOG_FILES) {
+        try {
+          files.push([name, readFileSync(join(this.logDir, name))]);
+        } catch {
+          /* not written (a redirected stream) */
+        }
+      }
+      const manifest_text = serializeManifestTree(await this.store.writeFiles(files));
+      const expiry = final ? this.expiry() : {};
       const record = this.logCollection
-        ? await this.store.update(this.logCollection, { manifest_text })
+        ? await this.store.update(this.logCollection, { manifest_text, ...expiry })
         : await this.store.create({
             name: `Log of container ${this.uuid}`,
             manifest_text,
             properties: { type: 'log', container_uuid: this.uuid },
+            ...expiry,
           });
       this.logCollection = record['uuid'];
       if (record['portable_data_hash'] !== this.logPdh) {
@@ -120,12 +163,13 @@ class Run {
     );
   }
 
-  /** Collections of a final container expire once the requests have their copies (§3.5). */
-  async expire(uuids: string[]): Promise<void> {
+  /**
+   * Collections of a final container expire once the requests have their copies (§3.5):
+   * finish + BlobSigningTTL, set in the same request that saves them at the end.
+   */
+  expiry(): { trash_at: string; delete_at: string } {
     const at = new Date(Date.now() + this.input.blobSigningTTL * 1000).toISOString();
-    for (const uuid of uuids) {
-      await this.store.update(uuid, { trash_at: at, delete_at: at }).catch(() => undefined);
-    }
+    return { trash_at: at, delete_at: at };
   }
 
   env(c: Container, image: LoadedImage): Record<string, string> {
@@ -154,6 +198,13 @@ class Run {
         ? 'cancel requested: stopping the command'
         : 'maximum run time exceeded: stopping the command',
     );
+    if (this.engine && this.child) {
+      // the engine's client going away would leave the container running: signal it
+      const engine = this.engine;
+      void signalOci(engine, this.ociName, 'TERM');
+      setTimeout(() => void signalOci(engine, this.ociName, 'KILL'), 5000).unref();
+      return;
+    }
     const pid = this.child?.pid;
     if (!pid) return;
     try {
@@ -177,16 +228,47 @@ class Run {
     }, 5000).unref();
   }
 
+  /** podman or docker run, inside this container's cgroups (for usage.txt) when there are any. */
+  private startEngine(
+    engine: OciEngine,
+    c: Container,
+    image: LoadedImage,
+    mounts: PreparedMounts,
+    cwd: string,
+    streams: Parameters<typeof startOci>[2],
+  ): ReturnType<typeof startOci> {
+    const rc = c['runtime_constraints'] ?? {};
+    const envFile = join(this.work, 'engine.env');
+    writeEnvFile(envFile, this.env(c, image));
+    return startOci(
+      engine,
+      {
+        name: this.ociName,
+        image: image.ref!,
+        mounts: mounts.mounts,
+        cwd,
+        envFile,
+        command: c['command'],
+        network: Boolean(rc['API']),
+        ram: Number(rc['ram'] ?? 0),
+        vcpus: Number(rc['vcpus'] ?? 1),
+        cgroupParent: this.cgroups?.procsFiles.length ? `/svc/${this.cgroupName}` : null,
+        stdin: streams.stdin !== 'ignore',
+      },
+      streams,
+    );
+  }
+
   /** Runs the command; answers its exit code (128 + n for a signal n). */
   async exec(c: Container, image: LoadedImage, mounts: PreparedMounts): Promise<number> {
     const rc = c['runtime_constraints'] ?? {};
     this.cgroups = new Cgroups(
-      `${this.uuid}-${process.pid}`,
+      this.cgroupName,
       Number(rc['ram'] ?? 0) || 2 ** 40,
       Number(rc['vcpus'] ?? 1),
     );
     for (const n of this.cgroups.notes) this.note(n);
-    const { uid, gid } = userOf(image.root, image.config.User);
+    const { uid, gid } = this.engine ? { uid: -1, gid: -1 } : userOf(image.root, image.config.User);
     const cwd = posix.isAbsolute(c['cwd'] ?? '')
       ? c['cwd']
       : posix.join(image.config.WorkingDir || '/', c['cwd'] ?? '');
@@ -202,21 +284,25 @@ class Run {
     const stderrFd = open(mounts.stderr, 'w');
     const stdoutLog = new LogFile(join(this.logDir, 'stdout.txt'), this.input.logBytesPerFile);
     const stderrLog = new LogFile(join(this.logDir, 'stderr.txt'), this.input.logBytesPerFile);
-    this.note(`running ${JSON.stringify(c['command'])} in ${cwd} as ${uid}:${gid}`);
-    const child = startSandbox(
-      {
-        root: image.root,
-        mounts: mounts.mounts,
-        cwd,
-        env: this.env(c, image),
-        command: c['command'],
-        network: Boolean(rc['API']),
-        uid,
-        gid,
-        cgroupProcs: this.cgroups.procsFiles,
-      },
-      { stdin, stdout: stdoutFd ?? 'pipe', stderr: stderrFd ?? 'pipe' },
-    );
+    const user = this.engine ? `the image's user (${this.engine})` : `${uid}:${gid}`;
+    this.note(`running ${JSON.stringify(c['command'])} in ${cwd} as ${user}`);
+    const streams = { stdin, stdout: stdoutFd ?? 'pipe', stderr: stderrFd ?? 'pipe' } as const;
+    const child = this.engine
+      ? this.startEngine(this.engine, c, image, mounts, cwd, streams)
+      : startSandbox(
+          {
+            root: image.root,
+            mounts: mounts.mounts,
+            cwd,
+            env: this.env(c, image),
+            command: c['command'],
+            network: Boolean(rc['API']),
+            uid,
+            gid,
+            cgroupProcs: this.cgroups.procsFiles,
+          },
+          streams,
+        );
     this.child = child;
     if (this.stopReason) {
       // asked to stop while the sandbox was starting: stop it now
@@ -252,6 +338,7 @@ class Run {
       });
     });
     timers.forEach((t) => clearInterval(t));
+    if (this.engine) this.engineOom = (await removeOci(this.engine, this.ociName)).oomKilled;
     sample();
     stdoutLog.end();
     stderrLog.end();
@@ -266,23 +353,20 @@ class Run {
     await this.saveLogs(true);
     if (this.logPdh) attrs['log'] = this.logPdh;
     await this.update(attrs);
-    if (this.logCollection) await this.expire([this.logCollection]);
   }
 
   async run(): Promise<number> {
-    process.on('SIGTERM', () => this.stop('cancel'));
-    process.on('SIGINT', () => this.stop('cancel'));
-    let c = await this.container();
+    // the record and the secret mounts in one round trip
+    const [first, secrets] = await Promise.all([
+      this.container(),
+      this.store.client.request('GET', `/svc/v1/containers/${this.uuid}/secret_mounts`),
+    ]);
+    let c = first;
     const { secret_mounts: _s, ...visible } = c;
     writeFileSync(join(this.logDir, 'container.json'), JSON.stringify(visible, null, 2));
     this.note(`runner started for container ${this.uuid} (pid ${process.pid})`);
     try {
-      await this.update({ runtime_status: { activity: 'loading image' } });
       const image = await this.loadImage(c['container_image']);
-      const secrets = await this.store.client.request(
-        'GET',
-        `/svc/v1/containers/${this.uuid}/secret_mounts`,
-      );
       const secretMounts =
         secrets.status === 200 ? ((secrets.body as Json)['secret_mounts'] ?? {}) : {};
       const mounts = await prepareMounts(
@@ -314,11 +398,13 @@ class Run {
       }
       const status: Record<string, string> = { activity: 'saving output' };
       const ram = c['runtime_constraints']?.['ram'];
-      if (this.cgroups?.oomKilled()) {
+      if (this.cgroups?.oomKilled() || this.engineOom) {
         status['warning'] = `container exceeded its memory limit of ${ram} bytes`;
         this.note(status['warning']);
       }
-      await this.update({ runtime_status: status });
+      // progress only when saving takes time: a small output costs no request for it
+      let saying: Promise<unknown> = Promise.resolve();
+      const slow = setTimeout(() => (saying = this.update({ runtime_status: status })), 1000);
       let output: string | null = null;
       if (mounts.outputDir) {
         try {
@@ -333,11 +419,13 @@ class Run {
             name: `Output of container ${this.uuid}`,
             manifest_text,
             properties: { type: 'output', container_uuid: this.uuid },
+            ...this.expiry(),
           });
           output = out['portable_data_hash'];
           this.note(`output saved: ${output}`);
-          await this.expire([out['uuid']]);
         } catch (err) {
+          clearTimeout(slow);
+          await saying;
           if (!(err instanceof ContainerError)) throw err;
           this.note(`invalid output: ${err.message}`);
           await this.finish({
@@ -348,6 +436,8 @@ class Run {
           return 0;
         }
       }
+      clearTimeout(slow);
+      await saying;
       const { activity: _a, ...rest } = status;
       await this.finish({
         state: 'Complete',
@@ -373,16 +463,20 @@ class Run {
   }
 }
 
-/** Runs container `uuid` in `work` (removed at the end); answers the runner's exit code. */
-export async function runContainer(
-  uuid: string,
-  input: RunnerInput,
-  work: string,
-): Promise<number> {
+/** A container being run: `stop()` cancels it (SIGTERM's meaning, §3.7). */
+export interface ContainerRun {
+  stop(): void;
+  /** The runner's exit code for this container, once it is final and `work` is removed. */
+  done: Promise<number>;
+}
+
+/** Starts running container `uuid` in `work` (removed at the end). */
+export function startContainer(uuid: string, input: RunnerInput, work: string): ContainerRun {
   mkdirSync(work, { recursive: true });
-  try {
-    return await new Run(uuid, input, work).run();
-  } finally {
+  const run = new Run(uuid, input, work);
+  const done = run.run().finally(() => {
+    run.close();
     rmSync(work, { recursive: true, force: true });
-  }
+  });
+  return { stop: () => run.stop('cancel'), done };
 }

@@ -16,6 +16,8 @@ export interface RunnerInput {
   blobSigningTTL: number;
   /** Where cached images live (shared by runners of one machine). */
   cacheDir: string;
+  /** `Containers.RuntimeEngine`: how the command is isolated (default bubblewrap). */
+  engine?: 'bubblewrap' | 'podman' | 'docker';
 }
 
 export const defaultSettings = {

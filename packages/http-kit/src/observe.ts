@@ -4,9 +4,10 @@ import type { HttpMetrics } from './metrics';
 import { isOperationsPath, serveOperations, type Operations } from './operations';
 import { factsOf, noteRequest, routeOfPath } from './request-facts';
 
-/** Where request lines go: pino's `info(object, message)` is enough. */
+/** Where request lines go: pino's `info`/`debug(object, message)` are enough. */
 export interface RequestLog {
   info(details: Record<string, unknown>, message: string): void;
+  debug(details: Record<string, unknown>, message: string): void;
   isLevelEnabled(level: string): boolean;
 }
 
@@ -25,9 +26,10 @@ function record(
   const labels = { route, method, status: String(status) };
   metrics.requests.inc(labels);
   metrics.duration.observe(labels, seconds);
-  if (!log.isLevelEnabled('info')) return;
+  const level = facts.quiet && status === 200 ? 'debug' : 'info';
+  if (!log.isLevelEnabled(level)) return;
   // Only these fields: never a header, a query string or a body, so never a token or secret.
-  log.info(
+  log[level](
     {
       reqId: req.headers['x-request-id'],
       method,

@@ -8,7 +8,15 @@ export interface RequestFacts {
   cluster?: string;
   /** The error token a 5xx answer carried. */
   errorToken?: string;
+  /**
+   * A list answered with no items: its line is logged at debug level, so that pollers (the
+   * dispatcher looks at the queue twice a second) make no noise while nothing happens.
+   */
+  quiet?: boolean;
 }
+
+/** Header a core sets on an empty list answer, so the gateway's line is quiet too. */
+export const EMPTY_LIST_HEADER = 'x-svc-empty-list';
 
 /** Kept on the response itself: a WeakMap lookup per note cost more than the note. */
 const FACTS = Symbol('requestFacts');

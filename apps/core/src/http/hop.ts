@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { endpointById } from '@svc/contract';
 import { EndpointNotFoundError, NotLoggedInError } from '@svc/errors';
-import { noteRequest, sendJson } from '@svc/http-kit';
+import { EMPTY_LIST_HEADER, noteRequest, sendJson } from '@svc/http-kit';
 import { identityFrom, requestIdFrom } from '@svc/ids';
 import type { Call, Handler } from '../call';
 import type { CoreDeps } from '../core-deps';
@@ -31,6 +31,12 @@ function hopBodyOf(raw: Buffer): HopBody {
   }
   throw new NotLoggedInError();
 }
+
+/** A list answer with no items (its request lines are quiet: pollers finding nothing). */
+const isEmptyList = (body: unknown): boolean => {
+  const items = (body as { items?: unknown } | null)?.items;
+  return Array.isArray(items) && items.length === 0;
+};
 
 /**
  * `POST /_call/<endpoint id>`: one typed API call from the gateway (docs/adr/0006). The
@@ -68,6 +74,10 @@ export function hopHandler(
         locals: {},
       };
       const reply = await handler(call);
+      if (isEmptyList(reply.body)) {
+        noteRequest(res, { quiet: true });
+        res.setHeader(EMPTY_LIST_HEADER, '1');
+      }
       sendJson(res, reply.status ?? 200, reply.body);
     } catch (err) {
       answerError(res, err, log, { method: 'POST', url: req.url ?? '', requestId });

@@ -8,7 +8,7 @@ import { evictAfterWrite } from '../auth/evict';
 import { scopesPermit } from '../auth/scopes';
 import type { CoreAnswer } from '../core-client';
 import type { GatewayDeps } from '../gateway-deps';
-import { answerError, noteRequest, sendJson } from '@svc/http-kit';
+import { answerError, EMPTY_LIST_HEADER, noteRequest, sendJson } from '@svc/http-kit';
 import { setCorsHeaders } from '../http/cors';
 import { GATEWAY_HANDLERS } from '../gateway-handlers';
 import { readApiRequest, splitUrl } from './read-request';
@@ -61,6 +61,7 @@ function noteErrorToken(res: ServerResponse, body: Buffer): void {
 /** The core's answer to the client: small ones (read whole) in one write, larger ones streamed. */
 async function passThrough(res: ServerResponse, answer: CoreAnswer, head: boolean) {
   res.statusCode = answer.statusCode;
+  if (answer.headers[EMPTY_LIST_HEADER] === '1') noteRequest(res, { quiet: true });
   const type = answer.headers['content-type'];
   if (type !== undefined) res.setHeader('Content-Type', type);
   const length = Number(answer.headers['content-length'] ?? NaN);

@@ -1,0 +1,95 @@
+/**
+ * execution.md §1, §3 with `Containers.RuntimeEngine: podman`: the runner loads the image
+ * archive into podman, runs the command there with the mounts, the environment and the
+ * memory limit, saves logs and output, and a priority drop stops the container.
+ */
+import { createRequest, getContainer } from '../harness/containers';
+import { useDeployment } from '../harness/deployment';
+import {
+  busyboxRequest,
+  finalRequest,
+  MiB,
+  readCollectionFile,
+  saveBusyboxImage,
+  STAMPED,
+  startLocalDispatcher,
+  until,
+} from '../harness/run-images';
+import { volumeDirs, withVolumes } from '../harness/storage';
+import { makeUser, type TestUser } from '../harness/users';
+
+jest.setTimeout(120_000);
+// declared before the deployment's own hook, so that it runs first (hooks run in order)
+afterAll(async () => {
+  await local?.dispatcher.stop();
+  local?.cleanup();
+});
+const d = useDeployment(withVolumes(volumeDirs(1)));
+
+let u: TestUser;
+let image: string;
+let local: Awaited<ReturnType<typeof startLocalDispatcher>>;
+beforeAll(async () => {
+  u = await makeUser(d.current);
+  image = await saveBusyboxImage(u.client);
+  local = await startLocalDispatcher(d.current, undefined, { RuntimeEngine: 'podman' });
+}, 60_000);
+
+const runRequest = (script: string, extra: Record<string, unknown> = {}) =>
+  busyboxRequest(image, script, { ram: 128 * MiB }, extra);
+const final = (uuid: string) => finalRequest(d.current, uuid);
+
+it('ends Final with the output x = hi and a log with a timestamped done line', async () => {
+  const cr = await createRequest(u.client, runRequest('echo hi > /out/x; echo done'));
+  const r = await final(cr.uuid);
+  const c = await getContainer(d.current, cr.container_uuid);
+  expect([c.state, c.exit_code, c.runtime_status]).toEqual(['Complete', 0, {}]);
+  expect(await readCollectionFile(u.client, r.output_uuid, 'x')).toBe('hi\n');
+  expect(await readCollectionFile(u.client, r.log_uuid, 'stdout.txt')).toMatch(STAMPED('done'));
+  const runner = await readCollectionFile(u.client, r.log_uuid, 'runner.txt');
+  expect(runner).toMatch(/as svc-image:[0-9a-f]{32}/);
+});
+
+it("the image's Env, then the container's environment; cwd; a non-zero exit code", async () => {
+  const cr = await createRequest(
+    u.client,
+    runRequest('echo "$IMAGE_VAR $MINE $(pwd)" > /out/env; exit 3', {
+      environment: { MINE: 'mine' },
+      cwd: '/out',
+    }),
+  );
+  await final(cr.uuid);
+  const c = await getContainer(d.current, cr.container_uuid);
+  expect([c.state, c.exit_code]).toEqual(['Complete', 3]);
+  const out = await readCollectionFile(u.client, c.output, 'env');
+  expect(out).toBe('from-image mine /out\n');
+});
+
+it('a command allocating past ram is killed: Complete with exit code 137', async () => {
+  const ram = 64 * MiB;
+  const cr = await createRequest(
+    u.client,
+    runRequest('head -c 300000000 /dev/zero | tail > /dev/null', {
+      runtime_constraints: { ram, vcpus: 1 },
+      container_count_max: 1,
+    }),
+  );
+  await final(cr.uuid);
+  const c = await getContainer(d.current, cr.container_uuid);
+  expect([c.state, c.exit_code]).toEqual(['Complete', 137]);
+});
+
+it('priority 0 stops the podman container; the request ends Final without output', async () => {
+  const cr = await createRequest(u.client, runRequest('echo started; sleep 300'));
+  await until(
+    'Running',
+    async () => (await getContainer(d.current, cr.container_uuid)).state === 'Running',
+  );
+  const res = await u.client.request('PUT', `/svc/v1/container_requests/${cr.uuid}`, {
+    json: { container_request: { priority: 0 } },
+  });
+  expect(res.status).toBe(200);
+  const r = await final(cr.uuid);
+  const c = await getContainer(d.current, cr.container_uuid);
+  expect([c.state, r.output_uuid]).toEqual(['Cancelled', null]);
+});
