@@ -64,6 +64,8 @@ export async function contents(call: Call): Promise<Reply> {
   const plans = typePlans(call, storedFilters);
   // A recursive owner set is a subquery whose size decides the plan: never a generic plan.
   const custom = target.kind === 'owners' && target.tree !== undefined;
+  const oneOwner =
+    target.kind === 'owners' && target.tree === undefined && target.owners.length === 1;
   const types = plans.map((plan) => ({
     plan,
     scope: typeScope(call, plan.rules, target),
@@ -91,7 +93,7 @@ export async function contents(call: Call): Promise<Reply> {
       scope,
       Math.min(wanted, (n ?? Infinity) - offset),
       offset,
-      custom,
+      { custom, oneOwner },
     );
     if (page.length === 0 && n === undefined && offset > 0) {
       offset = Math.max(0, offset - (await countTypes(call, [type]))[0]!);

@@ -22,9 +22,12 @@ const where = (conditions: readonly Sql[]): Sql =>
         ' AND ',
       )}`;
 
-const orderBy = (r: ResourceSpec, keys: readonly OrderKey[]): Sql =>
+const orderBy = (r: ResourceSpec, keys: readonly OrderKey[], leading: Sql[] = []): Sql =>
   sql`ORDER BY ${join(
-    keys.map((k) => sql`${comparableExpr(r, k.attribute)} ${raw(k.direction.toUpperCase())}`),
+    [
+      ...leading,
+      ...keys.map((k) => sql`${comparableExpr(r, k.attribute)} ${raw(k.direction.toUpperCase())}`),
+    ],
     ', ',
   )}`;
 
@@ -66,7 +69,11 @@ const alwaysRead = (r: ResourceSpec): string[] =>
  * One type's slice of the page. The uuids come first from the type's own ordered scan (an
  * index-only scan under an owner in the default order, so a deep offset skips index entries),
  * then only those rows are read in full. `custom`: planned for this call's values (a recursive
- * owner set, whose size decides the plan).
+ * owner set, whose size decides the plan). `oneOwner`: every row has the same owner, so the
+ * uuids are ordered with the owner first — the same order, which only the type's
+ * (owner_uuid, modified_at, uuid…) index gives: without it PostgreSQL walked the global
+ * modified_at index for a project holding most rows, reading the heap of every skipped row
+ * (a page at offset 500,000 took 170–320 ms instead of an index-only skip).
  */
 export async function pageOfType(
   call: Call,
@@ -74,7 +81,7 @@ export async function pageOfType(
   scope: readonly Sql[],
   limit: number,
   offset: number,
-  custom = false,
+  how: { custom: boolean; oneOwner: boolean },
 ): Promise<Row[]> {
   const r = plan.rules.resource;
   const table = tableOf(r);
@@ -84,13 +91,14 @@ export async function pageOfType(
   const extra = plan.rules.renderColumns?.(call, r.type, plan.select) ?? [];
   const columns = join([rowColumns(r, select, true), ...extra], ', ');
   const order = orderBy(r, plan.order);
+  const scanOrder = how.oneOwner ? orderBy(r, plan.order, [sql`${table}."owner_uuid"`]) : order;
   const uuids = sql`SELECT ${table}."uuid" FROM ${table} ${where(conditionsOf(plan, scope))}
-    ${order} LIMIT ${limit} OFFSET ${offset}`;
+    ${scanOrder} LIMIT ${limit} OFFSET ${offset}`;
   const { rows } = await call.db.query<Row>({
     ...toQuery(
       sql`SELECT ${columns} FROM ${table} WHERE ${table}."uuid" = ANY(ARRAY(${uuids})) ${order}`,
     ),
-    custom,
+    custom: how.custom,
   });
   return rows;
 }
