@@ -33,10 +33,10 @@ import { spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './lib/processes.mjs';
 import { cpuTimes } from './lib/timing.mjs';
 
 const require = createRequire(import.meta.url);
@@ -99,29 +99,6 @@ const ALNUM = '0123456789abcdefghijklmnopqrstuvwxyz';
 const randomAlnum = (n) => Array.from({ length: n }, () => ALNUM[randomInt(ALNUM.length)]).join('');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (line) => process.stderr.write(`[bench] ${line}\n`);
-
-/**
- * A free port below the kernel's ephemeral range (32768+ on Linux), so that processes of other
- * test runs listening on port 0 are not handed it between this check and our child's listen.
- */
-function canListen(port) {
-  return new Promise((resolvePort) => {
-    const srv = createServer();
-    srv.once('error', () => resolvePort(false));
-    srv.listen(port, HOST, () => srv.close(() => resolvePort(true)));
-  });
-}
-const taken = new Set();
-async function freePort() {
-  for (let i = 0; i < 200; i++) {
-    const port = 20000 + randomInt(12000);
-    if (!taken.has(port) && (await canListen(port))) {
-      taken.add(port);
-      return port;
-    }
-  }
-  throw new Error('no free port found in 20000-31999');
-}
 
 function adminUrlFrom(databaseUrl) {
   const url = new URL(databaseUrl || 'postgres://postgres@127.0.0.1:5432/postgres');
