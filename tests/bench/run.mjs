@@ -29,14 +29,13 @@
 //   BENCH_CPU_PROF=<dir>   run the gateway and the core under `node --cpu-prof` into <dir>
 //   DATABASE_URL           the PostgreSQL server to use (only its server part is used; default
 //                          postgres://postgres@127.0.0.1:5432)
-import { spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './lib/processes.mjs';
+import { freePort, startChild, stopChild, waitForHttp } from './lib/processes.mjs';
 import { cpuTimes } from './lib/timing.mjs';
 
 const require = createRequire(import.meta.url);
@@ -84,7 +83,6 @@ const ONLY = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
   .filter(Boolean);
-const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
 if (SECONDS > 50)
   throw new Error('BENCH_SECONDS must be at most 50 (a gateway proof is valid 60 s)');
 
@@ -97,7 +95,6 @@ const TARGETS = {
 
 const ALNUM = '0123456789abcdefghijklmnopqrstuvwxyz';
 const randomAlnum = (n) => Array.from({ length: n }, () => ALNUM[randomInt(ALNUM.length)]).join('');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (line) => process.stderr.write(`[bench] ${line}\n`);
 
 function adminUrlFrom(databaseUrl) {
@@ -122,70 +119,19 @@ async function adminQuery(adminUrl, text) {
 
 // ---------------------------------------------------------------- child processes
 
-/** @type {Map<string, {proc: import('node:child_process').ChildProcess, tail: string[], exited: boolean}>} */
+/** @type {Map<string, ReturnType<typeof startChild>>} */
 const children = new Map();
 let stopping = false;
 
-function startChild(name, args, env) {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const child = { proc, tail: [], exited: false, exitInfo: '' };
-  const keep = (chunk) => {
-    for (const line of String(chunk).split('\n')) if (line) child.tail.push(line);
-    if (child.tail.length > 40) child.tail.splice(0, child.tail.length - 40);
-  };
-  proc.stdout.on('data', keep);
-  proc.stderr.on('data', keep);
-  proc.on('exit', (code, signal) => {
-    child.exited = true;
-    child.exitInfo = signal ? `signal ${signal}` : `code ${code}`;
-    if (!stopping)
-      log(`${name} exited unexpectedly (${child.exitInfo}):\n    ${child.tail.join('\n    ')}`);
-  });
-  children.set(name, child);
-  return child;
-}
+const start = (name, args, env, options) =>
+  children.set(name, startChild(name, args, env, options));
 
 async function stopChildren() {
   stopping = true;
-  const waits = [...children.entries()].map(async ([name, child]) => {
-    if (child.exited) return;
-    const exited = new Promise((r) => child.proc.once('exit', r));
-    child.proc.kill('SIGTERM');
-    // --cpu-prof writes its profile on a normal exit, so give the children time to close.
-    const ok = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]);
-    if (!ok) {
-      log(`${name} did not stop on SIGTERM; killing it`);
-      child.proc.kill('SIGKILL');
-      await exited;
-    }
-  });
-  await Promise.all(waits);
+  await Promise.all([...children.values()].map(stopChild));
 }
 
-/**
- * Waits until `url` answers `init` with a 2xx. The checks go end to end (a request the core
- * answers only with our proof key, the gateway only with our root token), so another
- * process on the port cannot pass for ours.
- */
-async function waitForHttp(name, url, init = {}, timeoutMs = 90_000) {
-  const child = children.get(name);
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    if (child?.exited) throw new Error(`${name} exited (${child.exitInfo}) before answering`);
-    try {
-      const res = await fetch(url, { ...init(), signal: AbortSignal.timeout(2000) });
-      const text = await res.text();
-      if (res.ok) return;
-      last = `${res.status}: ${text.slice(0, 200)}`;
-    } catch (e) {
-      last = e.cause?.code ?? e.message;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`${name} did not answer ${url} within ${timeoutMs / 1000} s (last: ${last})`);
-    await sleep(100);
-  }
-}
+const waitFor = (name, url, init) => waitForHttp(children.get(name), url, init);
 
 // ---------------------------------------------------------------- CPU accounting (Linux)
 
@@ -348,6 +294,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     if (stopping) return; // cleaning up already
     stopping = true; // the children get a terminal's signal too: their exit is expected
+    for (const child of children.values()) child.stopping = true;
     log(`${signal}: cleaning up`);
     void cleanup().finally(() => process.exit(130));
   });
@@ -406,19 +353,9 @@ async function main() {
     SVC_CONFIG: configFile,
     SVC_LOG_LEVEL: 'warn',
   };
-  const prof = (name) => {
-    if (!CPU_PROF_DIR) return [];
-    mkdirSync(CPU_PROF_DIR, { recursive: true });
-    return [
-      '--cpu-prof',
-      '--cpu-prof-dir',
-      CPU_PROF_DIR,
-      '--cpu-prof-name',
-      `${name}-${Date.now()}.cpuprofile`,
-    ];
-  };
-  startChild('core', [...prof('core'), 'apps/core/dist/main.js', CLUSTER], env);
-  startChild('gateway', [...prof('gateway'), 'apps/gateway/dist/main.js'], env);
+  // BENCH_CPU_PROF: both run under --cpu-prof (the shared process helpers add it).
+  start('core', ['apps/core/dist/main.js', CLUSTER], env);
+  start('gateway', ['apps/gateway/dist/main.js'], env);
 
   // The core trusts only the gateway's proof: a call is `POST /_call/<endpoint id>` with the
   // identity and typed options as JSON, signed as the gateway signs it (each proof usable once).
@@ -442,11 +379,11 @@ async function main() {
   const expressUrl = `http://${HOST}:${expressPort}`;
   const auth = { authorization: `Bearer ${rootToken}` };
   await Promise.all([
-    waitForHttp('core', `${coreUrl}/_call/svc.groups.list`, () => {
+    waitFor('core', `${coreUrl}/_call/svc.groups.list`, () => {
       const c = coreCall('svc.groups.list', {});
       return { method: 'POST', headers: c.headers(), body: c.body };
     }),
-    waitForHttp('gateway', `${gatewayUrl}/svc/v1/groups`, () => ({ headers: auth })),
+    waitFor('gateway', `${gatewayUrl}/svc/v1/groups`, () => ({ headers: auth })),
   ]);
   log('core and gateway are up');
 
@@ -490,7 +427,7 @@ async function main() {
     });
     if (!made.ok) throw new Error(`collection ${i}: ${made.status} ${await made.text()}`);
   }
-  startChild(
+  start(
     'express',
     [
       join(ROOT, 'tests/bench/hello-express.mjs'),
@@ -500,8 +437,9 @@ async function main() {
       user.uuid,
     ],
     env,
+    { profile: false },
   );
-  await waitForHttp('express', `${expressUrl}/`, () => ({}));
+  await waitFor('express', `${expressUrl}/`, () => ({}));
   const listPath = '/svc/v1/collections?limit=100&count=none';
   // A v2 token of the root token's own user (the system user): the same GET as with the root
   // token, so the difference is the token form alone (lookup and cache), not permission checks.

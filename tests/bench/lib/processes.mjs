@@ -52,8 +52,12 @@ function profiling(name) {
   return ['--cpu-prof', '--cpu-prof-dir', resolve(dir), '--cpu-prof-name', file];
 }
 
-function startChild(name, args, env) {
-  args = [...profiling(name), ...args];
+/**
+ * `node <args>` as a child named `name`, its output's last lines kept (`tail`) for failures;
+ * an exit not asked for by stopChild is logged. `profile: false` keeps it out of BENCH_CPU_PROF.
+ */
+export function startChild(name, args, env, { profile = true } = {}) {
+  args = [...(profile ? profiling(name) : []), ...args];
   const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const child = { name, proc, tail: [], exited: false, exitInfo: '', stopping: false };
   const keep = (chunk) => {
@@ -71,33 +75,42 @@ function startChild(name, args, env) {
   return child;
 }
 
-async function stopChild(child) {
+/** SIGTERM, then SIGKILL after 10 s (--cpu-prof writes its profile on a normal exit). */
+export async function stopChild(child) {
   child.stopping = true;
   if (child.exited) return;
   const exited = new Promise((r) => child.proc.once('exit', r));
   child.proc.kill('SIGTERM');
   const ok = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]);
   if (!ok) {
+    log(`${child.name} did not stop on SIGTERM; killing it`);
     child.proc.kill('SIGKILL');
     await exited;
   }
 }
 
-/** Until `url` answers 2xx to `init()` (or the child exits, or 90 s pass). */
-async function waitForHttp(child, url, init) {
-  const deadline = Date.now() + 90_000;
+/**
+ * Until `url` answers `init()` with a 2xx (or the child exits, or `timeoutMs` pass). The checks
+ * go end to end (a request only our own processes can answer), so another process on the port
+ * cannot pass for ours.
+ */
+export async function waitForHttp(child, url, init, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
   let last;
   for (;;) {
     if (child.exited) throw new Error(`${child.name} exited (${child.exitInfo}) before answering`);
     try {
       const res = await fetch(url, { ...init(), signal: AbortSignal.timeout(2000) });
-      await res.text();
+      const text = await res.text();
       if (res.ok) return;
-      last = String(res.status);
+      last = `${res.status}: ${text.slice(0, 200)}`;
     } catch (e) {
       last = e.cause?.code ?? e.message;
     }
-    if (Date.now() > deadline) throw new Error(`${child.name} did not answer ${url} (${last})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${child.name} did not answer ${url} within ${timeoutMs / 1000} s (last: ${last})`,
+      );
     await sleep(100);
   }
 }
