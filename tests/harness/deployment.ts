@@ -31,6 +31,10 @@ export interface TestDeployment {
   close(): Promise<void>;
 }
 
+/** The home cluster's running core (its database, jobs): for tests that act beside the API. */
+export const homeCore = (d: TestDeployment) =>
+  d.running.cores.find((c) => c.clusterId === d.home.id)!;
+
 export interface DeploymentOptions {
   clusters?: string[];
   home?: string;

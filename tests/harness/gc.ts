@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { runBlockGc } from '@svc/core';
 import { BlockStore, volumesOf } from '@svc/volumes';
-import type { TestDeployment } from './deployment';
+import { homeCore, type TestDeployment } from './deployment';
 
 /**
  * The home cluster's volumes as garbage collection sees them, on a clock the test moves, and a
@@ -16,7 +16,7 @@ export async function gcHarness(d: TestDeployment, startMs = Date.now()) {
     log,
   );
   await store.start();
-  const db = d.running.cores.find((c) => c.clusterId === d.home.id)!.db;
+  const db = homeCore(d).db;
   return {
     clock,
     store,

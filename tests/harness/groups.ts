@@ -1,4 +1,6 @@
 import type { SvcClient } from '@svc/client';
+import { runTrashSweep } from '@svc/core';
+import { homeCore, type TestDeployment } from './deployment';
 
 /** POST /svc/v1/groups as this client; throws unless 200. */
 export async function makeProject(
@@ -25,3 +27,11 @@ export async function share(
   if (res.status !== 200) throw new Error(`link: ${res.status} ${res.text}`);
   return res.body.uuid;
 }
+
+/** The home cluster's trash sweep, run once as if at `ms` (a clock moved past trash_at, delete_at). */
+export const sweepAt = (d: TestDeployment, ms: number) =>
+  runTrashSweep({
+    db: homeCore(d).db,
+    cluster: d.config.Clusters[d.home.id]!,
+    now: () => ms,
+  });

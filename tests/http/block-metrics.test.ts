@@ -6,7 +6,7 @@
 import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { useDeployment } from '../harness/deployment';
+import { homeCore, useDeployment } from '../harness/deployment';
 import { md5, raw, volumeDirs, withVolumes } from '../harness/storage';
 
 const MANAGEMENT_TOKEN = 'managementTokenOfTheBlockMetricsTest00';
@@ -15,7 +15,6 @@ const d = useDeployment(
   withVolumes(dirs, {}, (section) => (section['ManagementToken'] = MANAGEMENT_TOKEN)),
 );
 
-const core = () => d.current.running.cores.find((c) => c.clusterId === d.current.home.id)!;
 const live = (hash: string) => join(dirs[0]!, hash.slice(0, 3), hash);
 const trashed = (hash: string) => join(dirs[0]!, 'trash', hash.slice(0, 3), hash);
 /** A file's times set 30 days back: older than BlobSigningTTL and BlobTrashLifetime. */
@@ -60,7 +59,7 @@ describe('garbage collection counts on the core /metrics (storage.md §6)', () =
     await put(dropped);
     age(live(md5(named)));
     age(live(md5(dropped)));
-    await core().jobs.runNow('block-gc');
+    await homeCore(d.current).jobs.runNow('block-gc');
     expect(await gcSample('svc_block_gc_runs_total')).toBe(1);
     expect([await blocks('trashed'), await blocks('restored'), await blocks('deleted')]).toEqual([
       2, 0, 0,
@@ -73,12 +72,12 @@ describe('garbage collection counts on the core /metrics (storage.md §6)', () =
       json: { collection: { manifest_text: '' } },
     });
     expect(made.status).toBe(200);
-    await core().db.query({
+    await homeCore(d.current).db.query({
       text: 'UPDATE collections SET manifest_text = $1 WHERE uuid = $2',
       values: [`. ${md5(named)}+${named.length} 0:${named.length}:f\n`, made.body.uuid],
     });
     age(trashed(md5(dropped)));
-    await core().jobs.runNow('block-gc');
+    await homeCore(d.current).jobs.runNow('block-gc');
     expect(await gcSample('svc_block_gc_runs_total')).toBe(2);
     expect([await blocks('trashed'), await blocks('restored'), await blocks('deleted')]).toEqual([
       2, 1, 1,

@@ -3,21 +3,12 @@
  * subtrees, trash of an ancestor, untrash and the sweep, seen through the API, and the closure
  * table (group_ancestors) checked against a walk of the owners after each of them.
  */
-import { runTrashSweep } from '@svc/core';
-import { useDeployment } from '../harness/deployment';
-import { makeProject } from '../harness/groups';
+import { homeCore, useDeployment } from '../harness/deployment';
+import { makeProject, sweepAt } from '../harness/groups';
 import { makeUser, type TestUser } from '../harness/users';
 
 const d = useDeployment();
 const DAY_MS = 86_400_000;
-
-const coreOf = () => d.current.running.cores.find((c) => c.clusterId === d.current.home.id)!;
-const sweepAt = (ms: number) =>
-  runTrashSweep({
-    db: coreOf().db,
-    cluster: d.current.config.Clusters[d.current.home.id]!,
-    now: () => ms,
-  });
 
 type Item = { uuid: string };
 const contentsOf = (u: TestUser, query: Record<string, unknown>) =>
@@ -53,7 +44,7 @@ async function closureDrift(groups: string[]): Promise<{ extra: unknown[]; missi
     SELECT uuid AS group_uuid, anc AS ancestor_uuid FROM up`;
   const mine = `(group_uuid = ANY($1::text[]) OR ancestor_uuid = ANY($1::text[]))`;
   const q = async (text: string) =>
-    (await coreOf().db.query({ text, values: [groups] })).rows as unknown[];
+    (await homeCore(d.current).db.query({ text, values: [groups] })).rows as unknown[];
   return {
     extra: await q(`SELECT group_uuid, ancestor_uuid FROM group_ancestors WHERE ${mine}
                     EXCEPT SELECT * FROM (${walk}) w WHERE ${mine}`),
@@ -174,7 +165,7 @@ describe('the sweep', () => {
     const stays = await collection(U, kept);
     await move(U, B, T);
     expect((await U.client.request('POST', `/svc/v1/groups/${T}/trash`)).status).toBe(200);
-    await sweepAt(Date.now() + 15 * DAY_MS);
+    await sweepAt(d.current, Date.now() + 15 * DAY_MS);
     for (const path of [`groups/${T}`, `groups/${B}`, `groups/${C}`, `collections/${K}`]) {
       const res = await d.current.root.request('GET', `/svc/v1/${path}`, {
         query: { include_trash: true },
@@ -182,7 +173,7 @@ describe('the sweep', () => {
       expect([path, res.status]).toEqual([path, 404]);
     }
     expect((await U.client.request('GET', `/svc/v1/collections/${stays}`)).status).toBe(200);
-    const { rows } = await coreOf().db.query({
+    const { rows } = await homeCore(d.current).db.query({
       text: `SELECT 1 FROM group_ancestors WHERE group_uuid = ANY($1::text[]) OR ancestor_uuid = ANY($1::text[])`,
       values: [[T, B, C]],
     });

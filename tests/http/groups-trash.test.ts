@@ -1,21 +1,13 @@
 /** groups.md §2 and §6: the trash and untrash operations, and the trash sweep. */
-import { runTrashSweep } from '@svc/core';
 import { committedRequest, createRequest, makeImage } from '../harness/containers';
-import { useDeployment } from '../harness/deployment';
+import { homeCore, useDeployment } from '../harness/deployment';
 import { TestDispatcher } from '../harness/dispatcher';
-import { makeProject, share } from '../harness/groups';
+import { makeProject, share, sweepAt } from '../harness/groups';
 import { makeUser, type TestUser } from '../harness/users';
 
 const d = useDeployment();
 const DAY_MS = 86_400_000;
 
-const coreOf = () => d.current.running.cores.find((c) => c.clusterId === d.current.home.id)!;
-const sweepAt = (ms: number) =>
-  runTrashSweep({
-    db: coreOf().db,
-    cluster: d.current.config.Clusters[d.current.home.id]!,
-    now: () => ms,
-  });
 const post = (u: TestUser, path: string, query: Record<string, unknown> = {}) =>
   u.client.request('POST', path, { query });
 const get = (u: TestUser, path: string, query: Record<string, unknown> = {}) =>
@@ -159,7 +151,7 @@ describe('delete_at passed', () => {
     const u = await makeUser(d.current);
     const g = await makeProject(u.client);
     await post(u, `/svc/v1/groups/${g.uuid}/trash`);
-    await coreOf().db.query({
+    await homeCore(d.current).db.query({
       text: `UPDATE groups SET trash_at = now() - interval '2 days', delete_at = now() - interval '1 day' WHERE uuid = $1`,
       values: [g.uuid],
     });
@@ -206,7 +198,7 @@ describe('container priorities beneath (containers.md §7)', () => {
 
 describe('the trash sweep', () => {
   it('runs as a job of the core', () => {
-    expect(Object.keys(coreOf().jobs.stats())).toContain('trash-sweep');
+    expect(Object.keys(homeCore(d.current).jobs.stats())).toContain('trash-sweep');
   });
 
   it('deletes a group past delete_at with everything it owns at any depth, and keeps the rest', async () => {
@@ -229,10 +221,10 @@ describe('the trash sweep', () => {
     await post(u, `/svc/v1/groups/${keptTrashed.uuid}/trash`);
     await post(u, `/svc/v1/groups/${T.uuid}/trash`);
 
-    await sweepAt(Date.now() + 13 * DAY_MS);
+    await sweepAt(d.current, Date.now() + 13 * DAY_MS);
     expect((await get(u, `/svc/v1/collections/${M}`, { include_trash: true })).status).toBe(200);
 
-    const counts = await sweepAt(Date.now() + 15 * DAY_MS);
+    const counts = await sweepAt(d.current, Date.now() + 15 * DAY_MS);
     expect(counts.deleted).toBeGreaterThanOrEqual(2);
     for (const path of [
       `groups/${T.uuid}`,
@@ -264,7 +256,7 @@ describe('the trash sweep', () => {
     );
     await dispatcher.start(cr.container_uuid);
     await post(u, `/svc/v1/groups/${T.uuid}/trash`);
-    await sweepAt(Date.now() + 15 * DAY_MS);
+    await sweepAt(d.current, Date.now() + 15 * DAY_MS);
     const gone = await d.current.root.request('GET', `/svc/v1/container_requests/${cr.uuid}`, {
       query: { include_trash: true },
     });
@@ -289,7 +281,7 @@ describe('the trash sweep', () => {
     });
     expect([set.status, set.body.is_trashed]).toEqual([200, false]);
     expect((await get(member, `/svc/v1/groups/${project.uuid}`)).status).toBe(200);
-    await sweepAt(Date.now() + 2 * 3_600_000);
+    await sweepAt(d.current, Date.now() + 2 * 3_600_000);
     const res = await d.current.root.request('GET', `/svc/v1/links/${outgoing}`);
     expect(res.status).toBe(404);
     expect((await get(member, `/svc/v1/groups/${project.uuid}`)).status).toBe(404);
