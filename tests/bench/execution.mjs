@@ -83,6 +83,24 @@ function sampleRunners() {
   }
 }
 
+/** A committed request for `command` in `image`: one VCPU, 64 MiB, a tmp output directory. */
+const commit = (client, image, command, more = {}) =>
+  client.request('POST', '/svc/v1/container_requests', {
+    json: {
+      container_request: {
+        ...more,
+        command,
+        container_image: image,
+        cwd: '/',
+        output_path: '/out',
+        mounts: { '/out': { kind: 'tmp', capacity: 1000000 } },
+        runtime_constraints: { ram: 64 * 1024 * 1024, vcpus: 1 },
+        priority: 500,
+        state: 'Committed',
+      },
+    },
+  });
+
 /** QUEUE one-second containers committed at once: seconds until all are Final, and the ratio. */
 async function queueRun(client, image, startDispatcher) {
   if (QUEUE <= 0) return {};
@@ -91,21 +109,9 @@ async function queueRun(client, image, startDispatcher) {
   for (let i = 0; i < QUEUE; i += 25) {
     await Promise.all(
       Array.from({ length: Math.min(25, QUEUE - i) }, (_, k) =>
-        client.request('POST', '/svc/v1/container_requests', {
-          json: {
-            container_request: {
-              name: `${tag}-${i + k}`,
-              // the tag as $0 keeps each unique (busybox sleep takes no extra argument)
-              command: ['sh', '-c', 'sleep 1', `${tag}-${i + k}`],
-              container_image: image,
-              cwd: '/',
-              output_path: '/out',
-              mounts: { '/out': { kind: 'tmp', capacity: 1000000 } },
-              runtime_constraints: { ram: 64 * 1024 * 1024, vcpus: 1 },
-              priority: 500,
-              state: 'Committed',
-            },
-          },
+        // the tag as $0 keeps each unique (busybox sleep takes no extra argument)
+        commit(client, image, ['sh', '-c', 'sleep 1', `${tag}-${i + k}`], {
+          name: `${tag}-${i + k}`,
         }),
       ),
     );
@@ -144,20 +150,7 @@ async function sequential(client, image, runs, onSample = () => undefined) {
   const final = [];
   for (let i = 0; i <= runs; i++) {
     const t0 = performance.now();
-    const res = await client.request('POST', '/svc/v1/container_requests', {
-      json: {
-        container_request: {
-          command: ['true', `${i}-${Date.now()}`],
-          container_image: image,
-          cwd: '/',
-          output_path: '/out',
-          mounts: { '/out': { kind: 'tmp', capacity: 1000000 } },
-          runtime_constraints: { ram: 64 * 1024 * 1024, vcpus: 1 },
-          priority: 500,
-          state: 'Committed',
-        },
-      },
-    });
+    const res = await commit(client, image, ['true', `${i}-${Date.now()}`]);
     if (res.status !== 200) throw new Error(res.text);
     let tRunning = null;
     for (;;) {
