@@ -234,8 +234,7 @@ describe('discovery document', () => {
     }
   });
 
-  // The document lists what the server serves (foundation issue, item 9): group contents and
-  // sharing, trash/untrash endpoints and container locking arrive with their own issues.
+  // The document lists what the server serves (foundation issue, item 9).
   it('§4: describes every other operation the server serves, once each', async () => {
     const doc = (await fetchDoc()).body;
     const expected: [string, string, string, string | null][] = [
@@ -251,6 +250,10 @@ describe('discovery document', () => {
       ['configs.get', 'GET', 'config', null],
       ['groups.contents', 'GET', 'groups/contents', 'ObjectList'],
       ['groups.shared', 'GET', 'groups/shared', 'GroupList'],
+      ['groups.trash', 'POST', 'groups/{uuid}/trash', 'Group'],
+      ['groups.untrash', 'POST', 'groups/{uuid}/untrash', 'Group'],
+      ['collections.trash', 'POST', 'collections/{uuid}/trash', 'Collection'],
+      ['collections.untrash', 'POST', 'collections/{uuid}/untrash', 'Collection'],
     ];
     const problems: string[] = [];
     for (const [id, httpMethod, path, response] of expected) {
@@ -296,9 +299,11 @@ describe('discovery document', () => {
     }
     if (contents?.parameters?.uuid?.required || contents?.parameters?.uuid?.location !== 'query')
       problems.push('groups.contents: uuid must be an optional query parameter');
-    const untrash = doc.resources['groups']?.methods?.['untrash'];
-    if (untrash && !('ensure_unique_name' in untrash.parameters))
-      problems.push('groups.untrash: no parameter ensure_unique_name');
+    for (const type of ['groups', 'collections']) {
+      const untrash = doc.resources[type]?.methods?.['untrash'];
+      if (untrash && !('ensure_unique_name' in untrash.parameters))
+        problems.push(`${type}.untrash: no parameter ensure_unique_name`);
+    }
     for (const [t, resource] of Object.entries(doc.resources) as [
       string,
       { methods: Record<string, { httpMethod: string; path: string }> },

@@ -12,9 +12,10 @@ import {
   workflows,
 } from '../registry';
 import { containerOps } from './containers';
-import { groupContentOps, groupTrashOps } from './groups';
+import { groupContentOps } from './groups';
 import { bodyFields, listOf, objectOf, op, plainJson, standardOps } from './ops';
 import { ASYNC, INCLUDE_OLD_VERSIONS, INCLUDE_TRASH } from './params';
+import { trashOps } from './trash';
 
 /** Operations the gateway answers itself, from its configuration and the request. */
 const BY_GATEWAY = { servedBy: 'gateway', routing: 'local' } as const;
@@ -69,12 +70,15 @@ export const API = {
       update: { async: ASYNC },
     }),
     ...groupContentOps,
-    ...groupTrashOps,
+    ...trashOps(groups),
   },
-  collections: standardOps(collections, {
-    list: { include_trash: INCLUDE_TRASH, include_old_versions: INCLUDE_OLD_VERSIONS },
-    get: { include_trash: INCLUDE_TRASH },
-  }),
+  collections: {
+    ...standardOps(collections, {
+      list: { include_trash: INCLUDE_TRASH, include_old_versions: INCLUDE_OLD_VERSIONS },
+      get: { include_trash: INCLUDE_TRASH },
+    }),
+    ...trashOps(collections),
+  },
   container_requests: standardOps(containerRequests, { list: { include_trash: INCLUDE_TRASH } }),
   containers: { ...standardOps(containers), ...containerOps },
   links: standardOps(links),

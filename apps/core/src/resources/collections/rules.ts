@@ -6,6 +6,7 @@ import { crudHandlers, failIfAny } from '../common/crud';
 import type { Row } from '../common/row';
 import type { ResourceRules, WriteContext } from '../common/rules';
 import { applyTrashInput, trashRow } from '../common/trash';
+import { untrashHandler } from '../common/untrash';
 import { ownedPolicy } from '../../permissions/policies';
 import { applyManifest, isPortableDataHash } from './manifest-fields';
 import { ADDED_BLOCKS, checkManifestWrite } from './manifest-checks';
@@ -88,12 +89,17 @@ export const collectionRules: ResourceRules = {
   },
   remove: (call, row, tx, now) =>
     trashRow(call, collections, row, tx, now, rowColumns(collections, null, false)),
-  extraHandlers: {
-    get: (call) => {
-      const id = stringOption(call, 'uuid');
-      return isPortableDataHash(id)
-        ? getByPortableDataHash(call, collectionRules, id)
-        : crudHandlers(collectionRules).get!(call);
-    },
+  get extraHandlers() {
+    const common = crudHandlers(collectionRules);
+    return {
+      get: (call: Call) => {
+        const id = stringOption(call, 'uuid');
+        return isPortableDataHash(id)
+          ? getByPortableDataHash(call, collectionRules, id)
+          : common.get!(call);
+      },
+      trash: common.delete!,
+      untrash: untrashHandler(collectionRules),
+    };
   },
 };

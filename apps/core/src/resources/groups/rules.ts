@@ -23,7 +23,7 @@ import { applyTrashInput, isTrashedAt, trashRow } from '../common/trash';
 import { checkFilterGroup } from './filter-group';
 import { checkFreeze, checkFrozenGroupWrite } from './freeze';
 import { groupPolicy, isRole } from './policy';
-import { untrashHandler } from './untrash';
+import { untrashHandler } from '../common/untrash';
 
 const GROUP_CLASSES = ['project', 'filter', 'role'];
 const MAX_DESCRIPTION = 524288;

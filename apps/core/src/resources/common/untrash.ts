@@ -1,26 +1,27 @@
-import { groups } from '@svc/contract';
 import { UnprocessableError } from '@svc/errors';
 import { rowColumns } from '@svc/list-engine';
 import { flagOption, stringOption, type Call, type Handler } from '../../call';
-import { findVisible, readObject } from '../common/crud';
-import { checkFrozenUpdate } from '../common/frozen';
-import { compareTimes, nowCanonical, type Row } from '../common/row';
-import type { ResourceRules } from '../common/rules';
-import { isTrashedAt } from '../common/trash';
-import { enforceUniqueName } from '../common/unique-name';
-import { updateStatement } from '../common/write-sql';
+import { findVisible, readObject } from './crud';
+import { checkFrozenUpdate } from './frozen';
+import { compareTimes, nowCanonical, type Row } from './row';
+import type { ResourceRules } from './rules';
+import { isTrashedAt } from './trash';
+import { enforceUniqueName } from './unique-name';
+import { updateStatement } from './write-sql';
 
-/** The same call, seeing hidden objects: untrash finds a group whatever hides it (groups.md §6). */
+/** The same call, seeing hidden objects: untrash finds an object whatever hides it (groups.md §6). */
 const seeingTrash = (call: Call): Call => ({
   ...call,
   options: { ...call.options, include_trash: true },
 });
 
 /**
- * `POST /groups/<uuid>/untrash`: write permission; 422 unless the group itself is trashed and its
- * delete_at is still ahead; the unique-name rule applies, renaming with ensure_unique_name.
+ * `POST /<type>/<uuid>/untrash` (groups and collections): write permission; 422 unless the object
+ * itself is trashed and its delete_at is still ahead; the unique-name rule applies, renaming
+ * with ensure_unique_name (groups.md §6, other-resources.md §1).
  */
 export function untrashHandler(rules: ResourceRules): Handler {
+  const { resource } = rules;
   return async (call) => {
     const all = seeingTrash(call);
     const uuid = stringOption(call, 'uuid');
@@ -39,7 +40,7 @@ export function untrashHandler(rules: ResourceRules): Handler {
         throw new UnprocessableError('delete_at time has already passed, cannot untrash');
       }
       const next: Row = { ...current, trash_at: null, delete_at: null };
-      await enforceUniqueName(tx, groups, next, now, flagOption(call, 'ensure_unique_name'));
+      await enforceUniqueName(tx, resource, next, now, flagOption(call, 'ensure_unique_name'));
       const changes: Row = {
         trash_at: null,
         delete_at: null,
@@ -48,7 +49,7 @@ export function untrashHandler(rules: ResourceRules): Handler {
         ...(next['name'] !== current['name'] ? { name: next['name'] } : {}),
       };
       const { rows } = await tx.query<Row>(
-        updateStatement(groups, uuid, changes, rowColumns(groups, null, false)),
+        updateStatement(resource, uuid, changes, rowColumns(resource, null, false)),
       );
       await rules.afterWrite?.({ call, tx, now, input: changes }, rows[0]!, current);
     });
