@@ -65,7 +65,7 @@ it("the image's Env, then the container's environment; cwd; a non-zero exit code
   expect(out).toBe('from-image mine /out\n');
 });
 
-it('a command allocating past ram is killed: Complete with exit code 137', async () => {
+it('a command allocating past ram is killed: Complete with exit code 137 and the memory warning', async () => {
   const ram = 64 * MiB;
   const cr = await createRequest(
     u.client,
@@ -77,6 +77,20 @@ it('a command allocating past ram is killed: Complete with exit code 137', async
   await final(cr.uuid);
   const c = await getContainer(d.current, cr.container_uuid);
   expect([c.state, c.exit_code]).toEqual(['Complete', 137]);
+  expect(c.runtime_status.warning).toBe(`container exceeded its memory limit of ${ram} bytes`);
+});
+
+it('a command that ends with 137 (as if killed) under its limit gets no memory warning', async () => {
+  const cr = await createRequest(
+    u.client,
+    runRequest('sleep 60 & kill -9 $!; wait $!', {
+      runtime_constraints: { ram: 64 * MiB, vcpus: 1 },
+      container_count_max: 1,
+    }),
+  );
+  await final(cr.uuid);
+  const c = await getContainer(d.current, cr.container_uuid);
+  expect([c.state, c.exit_code, c.runtime_status.warning]).toEqual(['Complete', 137, undefined]);
 });
 
 it('priority 0 stops the podman container; the request ends Final without output', async () => {

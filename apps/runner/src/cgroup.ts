@@ -69,8 +69,8 @@ export class Cgroups {
     return this.dirs.find((d) => d.includes('/memory/'));
   }
 
-  /** True when the kernel killed a process of the group for memory. */
-  oomKilled(): boolean {
+  /** True when the kernel killed a process of the group itself for memory. */
+  private oomKilled(): boolean {
     const dir = this.memoryDir();
     if (!dir) return false;
     try {
@@ -79,6 +79,19 @@ export class Cgroups {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * Whether a container this group holds was killed for memory, given how it ended. The kernel
+   * counts a kill (oom_kill) in the group whose process it killed; podman and docker put the
+   * container in a group of their own below this one and remove it when the container ends, so
+   * for them the sign left here is a SIGKILL (137) while this group's peak reached its limit.
+   */
+  killedForMemory(exitCode: number | null): boolean {
+    if (this.oomKilled()) return true;
+    const peak = this.read('memory', 'memory.max_usage_in_bytes');
+    const limit = this.read('memory', 'memory.limit_in_bytes');
+    return exitCode === 137 && peak !== null && limit !== null && peak >= limit;
   }
 
   /** Every process still in the group. */

@@ -398,7 +398,7 @@ class Run {
       }
       const status: Record<string, string> = { activity: 'saving output' };
       const ram = c['runtime_constraints']?.['ram'];
-      if (this.cgroups?.oomKilled() || this.engineOom) {
+      if (this.cgroups?.killedForMemory(code) || this.engineOom) {
         status['warning'] = `container exceeded its memory limit of ${ram} bytes`;
         this.note(status['warning']);
       }
