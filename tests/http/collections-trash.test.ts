@@ -13,27 +13,7 @@ const makeCollection = async (u: TestUser, attributes: Record<string, unknown> =
   (await u.client.request('POST', '/svc/v1/collections', { json: { collection: attributes } }))
     .body as { uuid: string; name: string | null };
 
-describe('discovery and the typed client', () => {
-  it('lists collections.trash and collections.untrash (untrash with ensure_unique_name)', async () => {
-    const doc = (await d.current.client().request('GET', '/discovery/v1/apis/svc/v1/rest')).body;
-    const { trash, untrash } = doc.resources.collections.methods;
-    expect([trash.id, trash.httpMethod, trash.path, trash.response]).toEqual([
-      'svc.collections.trash',
-      'POST',
-      'collections/{uuid}/trash',
-      { $ref: 'Collection' },
-    ]);
-    expect([untrash.id, untrash.httpMethod, untrash.path, untrash.response]).toEqual([
-      'svc.collections.untrash',
-      'POST',
-      'collections/{uuid}/untrash',
-      { $ref: 'Collection' },
-    ]);
-    expect(untrash.parameterOrder).toEqual(['uuid']);
-    expect(Object.keys(untrash.parameters).sort()).toEqual(['ensure_unique_name', 'uuid']);
-    expect(Object.keys(trash.parameters)).toEqual(['uuid']);
-  });
-
+describe('typed client', () => {
   it('the typed client trashes and untrashes', async () => {
     const { api } = (await makeUser(d.current)).client;
     const c = await api.collections.create({ attributes: { name: `typed ${Date.now()}` } });

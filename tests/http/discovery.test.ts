@@ -234,6 +234,27 @@ describe('discovery document', () => {
     }
   });
 
+  it.each([
+    ['groups', 'Group'],
+    ['collections', 'Collection'],
+  ])('§4: %s.trash takes uuid, %s.untrash uuid and ensure_unique_name', async (type, schema) => {
+    const { trash, untrash } = (await fetchDoc()).body.resources[type].methods;
+    for (const [m, name] of [
+      [trash, 'trash'],
+      [untrash, 'untrash'],
+    ]) {
+      expect([m.id, m.httpMethod, m.path, m.response, m.parameterOrder]).toEqual([
+        `svc.${type}.${name}`,
+        'POST',
+        `${type}/{uuid}/${name}`,
+        { $ref: schema },
+        ['uuid'],
+      ]);
+    }
+    expect(Object.keys(trash.parameters)).toEqual(['uuid']);
+    expect(Object.keys(untrash.parameters).sort()).toEqual(['ensure_unique_name', 'uuid']);
+  });
+
   // The document lists what the server serves (foundation issue, item 9).
   it('§4: describes every other operation the server serves, once each', async () => {
     const doc = (await fetchDoc()).body;

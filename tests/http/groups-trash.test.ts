@@ -13,28 +13,6 @@ const post = (u: TestUser, path: string, query: Record<string, unknown> = {}) =>
 const get = (u: TestUser, path: string, query: Record<string, unknown> = {}) =>
   u.client.request('GET', path, { query });
 
-describe('discovery', () => {
-  it('lists groups.trash and groups.untrash (untrash with ensure_unique_name)', async () => {
-    const doc = (await d.current.client().request('GET', '/discovery/v1/apis/svc/v1/rest')).body;
-    const { trash, untrash } = doc.resources.groups.methods;
-    expect([trash.id, trash.httpMethod, trash.path, trash.response]).toEqual([
-      'svc.groups.trash',
-      'POST',
-      'groups/{uuid}/trash',
-      { $ref: 'Group' },
-    ]);
-    expect([untrash.id, untrash.httpMethod, untrash.path, untrash.response]).toEqual([
-      'svc.groups.untrash',
-      'POST',
-      'groups/{uuid}/untrash',
-      { $ref: 'Group' },
-    ]);
-    expect(untrash.parameterOrder).toEqual(['uuid']);
-    expect(Object.keys(untrash.parameters).sort()).toEqual(['ensure_unique_name', 'uuid']);
-    expect(Object.keys(trash.parameters)).toEqual(['uuid']);
-  });
-});
-
 describe('typed client', () => {
   it('has groups.trash and groups.untrash', async () => {
     const u = await makeUser(d.current);
