@@ -1,6 +1,7 @@
 import type { SvcClient } from '@svc/client';
 import { runTrashSweep } from '@svc/core';
 import { homeCore, type TestDeployment } from './deployment';
+import { makeUser } from './users';
 
 /** POST /svc/v1/groups as this client; throws unless 200. */
 export async function makeProject(
@@ -35,3 +36,32 @@ export const sweepAt = (d: TestDeployment, ms: number) =>
     cluster: d.config.Clusters[d.home.id]!,
     now: () => ms,
   });
+
+/**
+ * Trash and untrash need write permission (groups.md §6): a reader of `project` gets 403, a
+ * stranger 404, a writer may untrash. `path` is the object's API path (`groups/<uuid>`, …), an
+ * object of `owner` that `project` shares with whoever it is shared with.
+ */
+export async function expectTrashNeedsWrite(
+  d: TestDeployment,
+  owner: { client: SvcClient },
+  project: string,
+  path: string,
+): Promise<void> {
+  const [reader, stranger, writer] = await Promise.all([makeUser(d), makeUser(d), makeUser(d)]);
+  const post = (u: { client: SvcClient }, action: string) =>
+    u.client.request('POST', `/svc/v1/${path}/${action}`);
+  const uuid = path.split('/')[1];
+  await share(owner.client, reader.uuid, project, 'can_read');
+  await share(owner.client, writer.uuid, project, 'can_write');
+  expect((await post(reader, 'trash')).status).toBe(403);
+  expect((await post(stranger, 'trash')).status).toBe(404);
+  expect((await post(owner, 'trash')).status).toBe(200);
+  const res = await post(reader, 'untrash');
+  expect([res.status, res.body.errors]).toEqual([
+    403,
+    [`Forbidden: insufficient permission to modify ${uuid}`],
+  ]);
+  expect((await post(stranger, 'untrash')).status).toBe(404);
+  expect((await post(writer, 'untrash')).status).toBe(200);
+}

@@ -1,6 +1,6 @@
 /** other-resources.md §1: trash and untrash of collections, as groups.md §6 for groups. */
 import { homeCore, useDeployment } from '../harness/deployment';
-import { makeProject, share } from '../harness/groups';
+import { expectTrashNeedsWrite, makeProject } from '../harness/groups';
 import { makeUser, type TestUser } from '../harness/users';
 
 const d = useDeployment();
@@ -111,22 +111,8 @@ describe('trash and untrash', () => {
 
   it('need write: readers get 403, others 404', async () => {
     const owner = await makeUser(d.current);
-    const reader = await makeUser(d.current);
-    const stranger = await makeUser(d.current);
     const project = await makeProject(owner.client);
     const c = await makeCollection(owner, { owner_uuid: project.uuid });
-    await share(owner.client, reader.uuid, project.uuid, 'can_read');
-    expect((await post(reader, `/svc/v1/collections/${c.uuid}/trash`)).status).toBe(403);
-    expect((await post(stranger, `/svc/v1/collections/${c.uuid}/trash`)).status).toBe(404);
-    await post(owner, `/svc/v1/collections/${c.uuid}/trash`);
-    const res = await post(reader, `/svc/v1/collections/${c.uuid}/untrash`);
-    expect([res.status, res.body.errors]).toEqual([
-      403,
-      [`Forbidden: insufficient permission to modify ${c.uuid}`],
-    ]);
-    expect((await post(stranger, `/svc/v1/collections/${c.uuid}/untrash`)).status).toBe(404);
-    const writer = await makeUser(d.current);
-    await share(owner.client, writer.uuid, project.uuid, 'can_write');
-    expect((await post(writer, `/svc/v1/collections/${c.uuid}/untrash`)).status).toBe(200);
+    await expectTrashNeedsWrite(d.current, owner, project.uuid, `collections/${c.uuid}`);
   });
 });

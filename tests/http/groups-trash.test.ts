@@ -2,7 +2,7 @@
 import { committedRequest, createRequest, makeImage } from '../harness/containers';
 import { homeCore, useDeployment } from '../harness/deployment';
 import { TestDispatcher } from '../harness/dispatcher';
-import { makeProject, share, sweepAt } from '../harness/groups';
+import { expectTrashNeedsWrite, makeProject, share, sweepAt } from '../harness/groups';
 import { makeUser, type TestUser } from '../harness/users';
 
 const d = useDeployment();
@@ -93,22 +93,8 @@ describe('trash and untrash (groups.md §6 worked example)', () => {
 describe('trash and untrash permissions', () => {
   it('need write: readers get 403, others 404', async () => {
     const owner = await makeUser(d.current);
-    const reader = await makeUser(d.current);
-    const stranger = await makeUser(d.current);
     const g = await makeProject(owner.client);
-    await share(owner.client, reader.uuid, g.uuid, 'can_read');
-    expect((await post(reader, `/svc/v1/groups/${g.uuid}/trash`)).status).toBe(403);
-    expect((await post(stranger, `/svc/v1/groups/${g.uuid}/trash`)).status).toBe(404);
-    const writer = await makeUser(d.current);
-    await share(owner.client, writer.uuid, g.uuid, 'can_write');
-    await post(owner, `/svc/v1/groups/${g.uuid}/trash`);
-    const res = await post(reader, `/svc/v1/groups/${g.uuid}/untrash`);
-    expect([res.status, res.body.errors]).toEqual([
-      403,
-      [`Forbidden: insufficient permission to modify ${g.uuid}`],
-    ]);
-    expect((await post(stranger, `/svc/v1/groups/${g.uuid}/untrash`)).status).toBe(404);
-    expect((await post(writer, `/svc/v1/groups/${g.uuid}/untrash`)).status).toBe(200);
+    await expectTrashNeedsWrite(d.current, owner, g.uuid, `groups/${g.uuid}`);
   });
 
   it('a role needs manage to be trashed', async () => {
