@@ -84,6 +84,7 @@ export class ClusterCalls {
         id,
         options,
         identityForCall(identity, endpoint, null, token),
+        caller.requestId,
       );
     }
     const gateway = this.deps.remotes.from(this.deps.home, cluster);

@@ -1,5 +1,5 @@
 import type { Config } from '@svc/config';
-import { ProofSigner, proofKey } from '@svc/ids';
+import { ProofSigner, proofKey, randomAlnum } from '@svc/ids';
 import type { ValidToken } from '../auth/authenticate';
 import { TokenCache } from '../auth/token-cache';
 import { CoreClient } from '../core-client';
@@ -31,10 +31,14 @@ export function composeFederation(
   }
   const topology = topologyOf(config);
   const homeCore = cores.get(topology.home)!;
-  const coreJson: CoreJson = async (cluster, endpointId, options, identity) => {
+  const coreJson: CoreJson = async (cluster, endpointId, options, identity, requestId) => {
     const answer = await cores
       .get(cluster)!
-      .call(endpointId, JSON.stringify({ identity, options }), `req-fed${Date.now()}`);
+      .call(
+        endpointId,
+        JSON.stringify({ identity, options }),
+        requestId ?? `req-${randomAlnum(20)}`,
+      );
     const text = await answer.body.text();
     try {
       return { status: answer.statusCode, body: JSON.parse(text) as unknown };

@@ -205,7 +205,7 @@ export class Federation {
         options,
         cluster,
         { identity, token, ...(v2Form ? { v2Form } : {}) },
-        this.runtimeDeps(),
+        this.runtimeDeps(admission.caller.requestId),
       );
     }
     await knownRuntimeToken(call.endpointId, options, cluster, this.deps.identities);
@@ -224,7 +224,7 @@ export class Federation {
       call.options,
       cluster,
       { identity: admission.homeIdentity, token, ...(v2Form ? { v2Form } : {}) },
-      this.runtimeDeps(),
+      this.runtimeDeps(admission.caller.requestId),
     );
     const answer = await this.deps.calls
       .call(cluster, call.endpoint, { ...options }, admission.caller)
@@ -234,12 +234,13 @@ export class Federation {
     return { kind: 'json', status: answer.status, body: answer.body };
   }
 
-  private runtimeDeps() {
+  private runtimeDeps(requestId: string) {
     const home = this.deps.topology.home;
     return {
       home,
       ttlSeconds: this.deps.config.Clusters[home]!.Collections.BlobSigningTTL,
       coreJson: this.deps.coreJson,
+      requestId,
     };
   }
 
