@@ -16,7 +16,8 @@
 //   - a GET by uuid of a collection on a sibling cluster against one on the home cluster:
 //     target p50 within 1 ms of the local GET.
 //
-// Environment: BENCH_ROUNDS (default 3), BENCH_PER_ROUND (default 60), BENCH_SHAPE,
+// Environment: BENCH_ROUNDS (default 3), BENCH_PER_ROUND (default 60), BENCH_CPU_CALLS (calls
+// per scenario for the CPU figures, default 300: /proc counts 10 ms ticks), BENCH_SHAPE,
 // DATABASE_URL (server).
 import { dist, makeLog, numberEnv, pino, randomAlnum } from './lib/common.mjs';
 import { createBenchDatabase, runMain } from './lib/database.mjs';
@@ -28,6 +29,7 @@ import { measure, roundsText } from './lib/timing.mjs';
 const log = makeLog('bench:federation');
 const ROUNDS = numberEnv('BENCH_ROUNDS', 3, { integer: true });
 const PER_ROUND = numberEnv('BENCH_PER_ROUND', 60, { integer: true });
+const CPU_CALLS = numberEnv('BENCH_CPU_CALLS', 300, { integer: true });
 const IDS = ['fedh1', 'fedb2', 'fedc3'];
 const TARGETS = { listVsSlowestShare: 1.3, crossGetExtraMs: 1 };
 const SHAPE = process.env.BENCH_SHAPE || 'processes';
@@ -158,7 +160,7 @@ async function main() {
     const cpu = {};
     if (d.pids) {
       for (const s of scenarios.filter((x) => !x.id.startsWith('get-'))) {
-        cpu[s.id] = await cpuPerCall(d.pids, s.run, PER_ROUND * 2);
+        cpu[s.id] = await cpuPerCall(d.pids, s.run, CPU_CALLS);
       }
     }
     const slowestShare = Math.max(...IDS.map((id) => results[`share-${id}`].p50));

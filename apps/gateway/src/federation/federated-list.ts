@@ -111,7 +111,9 @@ export function planList(
         `cannot execute federated list query: no proxy available for cluster "${cluster}"`,
       );
     }
-    byCluster.set(cluster, [...(byCluster.get(cluster) ?? []), uuid]);
+    const theirs = byCluster.get(cluster);
+    if (theirs) theirs.push(uuid);
+    else byCluster.set(cluster, [uuid]);
   }
   return { kind: 'fanout', byCluster };
 }
@@ -134,12 +136,15 @@ export function keepAsked(
   return kept;
 }
 
+/** Code-unit order (timestamps are of one fixed-width format, uuids of one alphabet). */
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** §5 step 6: concatenated; sorted by modified_at descending, then uuid, when several gave some. */
 export function mergeItems(parts: readonly (readonly ItemLine[])[]): ItemLine[] {
   const items = parts.flat();
   if (parts.filter((p) => p.length > 0).length <= 1) return items;
-  return items.sort((a, b) => {
-    const byTime = (b.modifiedAt ?? '').localeCompare(a.modifiedAt ?? '');
-    return byTime !== 0 ? byTime : (a.uuid ?? '').localeCompare(b.uuid ?? '');
-  });
+  return items.sort(
+    (a, b) =>
+      compare(b.modifiedAt ?? '', a.modifiedAt ?? '') || compare(a.uuid ?? '', b.uuid ?? ''),
+  );
 }
