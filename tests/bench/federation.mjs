@@ -8,10 +8,16 @@
 // spread over the three clusters. Sequential requests over one keep-alive connection measure:
 //   - a federated list of the 100 uuids (count=none) against, for each cluster, the list of its
 //     share of them on that cluster alone (cluster_id): target p50 ≤ 1.3 × the slowest share;
+//   - the physical floor of that list on this machine: the three share lists issued at the
+//     same time by the client (one connection each, no federation layer), timed until the last
+//     answer (the slowest of the three): the clusters' work sharing the machine's CPUs, which
+//     the federated list cannot beat. federated list / floor is what the federation layer adds;
+//     floor / slowest share is what sharing the CPUs costs;
 //   - a GET by uuid of a collection on a sibling cluster against one on the home cluster:
 //     target p50 within 1 ms of the local GET.
 //
-// Environment: BENCH_ROUNDS (default 3), BENCH_PER_ROUND (default 60), BENCH_SHAPE,
+// Environment: BENCH_ROUNDS (default 3), BENCH_PER_ROUND (default 60), BENCH_CPU_CALLS (calls
+// per scenario for the CPU figures, default 300: /proc counts 10 ms ticks), BENCH_SHAPE,
 // DATABASE_URL (server).
 import { dist, makeLog, numberEnv, pino, randomAlnum } from './lib/common.mjs';
 import { createBenchDatabase, runMain } from './lib/database.mjs';
@@ -23,6 +29,7 @@ import { measure, roundsText } from './lib/timing.mjs';
 const log = makeLog('bench:federation');
 const ROUNDS = numberEnv('BENCH_ROUNDS', 3, { integer: true });
 const PER_ROUND = numberEnv('BENCH_PER_ROUND', 60, { integer: true });
+const CPU_CALLS = numberEnv('BENCH_CPU_CALLS', 300, { integer: true });
 const IDS = ['fedh1', 'fedb2', 'fedc3'];
 const TARGETS = { listVsSlowestShare: 1.3, crossGetExtraMs: 1 };
 const SHAPE = process.env.BENCH_SHAPE || 'processes';
@@ -96,16 +103,19 @@ async function setUp(d) {
     });
     byCluster[cluster].push(made.uuid);
   }
-  return { token, byCluster, http: new Http(d.url) };
+  // One connection per cluster for the concurrent shares (one connection carries one request
+  // at a time).
+  const parallel = IDS.map(() => new Http(d.url));
+  return { token, byCluster, http: new Http(d.url), parallel };
 }
 
 async function main() {
   const d = SHAPE === 'processes' ? await startProcesses() : await startInProcess();
   try {
-    const { token, byCluster, http } = await setUp(d);
+    const { token, byCluster, http, parallel } = await setUp(d);
     const all = Object.values(byCluster).flat();
-    const list = (uuids, clusterId) => async () => {
-      const res = await http.request('GET', '/svc/v1/collections', {
+    const listOn = async (conn, uuids, clusterId) => {
+      const res = await conn.request('GET', '/svc/v1/collections', {
         token,
         query: {
           filters: [['uuid', 'in', uuids]],
@@ -118,6 +128,13 @@ async function main() {
       }
       return res.ms;
     };
+    const list = (uuids, clusterId) => () => listOn(http, uuids, clusterId);
+    // The three shares at once: the time until the last one is answered.
+    const sharesAtOnce = async () => {
+      const t0 = performance.now();
+      await Promise.all(IDS.map((id, i) => listOn(parallel[i], byCluster[id], id)));
+      return performance.now() - t0;
+    };
     const get = (uuid) => async () => {
       const res = await http.request('GET', `/svc/v1/collections/${uuid}`, { token });
       if (res.status !== 200) throw new Error(`get ${uuid}: ${res.status}`);
@@ -126,6 +143,7 @@ async function main() {
     const scenarios = [
       { id: 'federated-list-100', run: list(all) },
       ...IDS.map((id) => ({ id: `share-${id}`, run: list(byCluster[id], id) })),
+      { id: 'shares-concurrent', run: sharesAtOnce },
       { id: 'get-local', run: get(byCluster[IDS[0]][0]) },
       { id: 'get-sibling', run: get(byCluster[IDS[1]][0]) },
     ];
@@ -142,11 +160,17 @@ async function main() {
     const cpu = {};
     if (d.pids) {
       for (const s of scenarios.filter((x) => !x.id.startsWith('get-'))) {
-        cpu[s.id] = await cpuPerCall(d.pids, s.run, PER_ROUND * 2);
+        cpu[s.id] = await cpuPerCall(d.pids, s.run, CPU_CALLS);
       }
     }
     const slowestShare = Math.max(...IDS.map((id) => results[`share-${id}`].p50));
-    const listRatio = results['federated-list-100'].p50 / slowestShare;
+    const fed = results['federated-list-100'].p50;
+    const floor = results['shares-concurrent'].p50;
+    const listRatio = fed / slowestShare;
+    const floorRatio = fed / floor;
+    const floorVsShare = floor / slowestShare;
+    // CPU of the federated list against the three shares' (the same items, the same cores).
+    const sharesCpu = cpu['shares-concurrent'] ?? null;
     const crossExtra = results['get-sibling'].p50 - results['get-local'].p50;
     out('');
     out(
@@ -169,6 +193,25 @@ async function main() {
     out(
       `federated list / slowest share   ${listRatio.toFixed(2)}   target <= ${TARGETS.listVsSlowestShare}   ${verdict(listRatio <= TARGETS.listVsSlowestShare)}`,
     );
+    out(`federated list / concurrent shares (the federation layer)   ${floorRatio.toFixed(2)}`);
+    out(
+      `concurrent shares / slowest share (three clusters on ${load.cpus} CPUs)   ${floorVsShare.toFixed(2)}`,
+    );
+    let cpuBound = null;
+    if (sharesCpu) {
+      const f = cpu['federated-list-100'];
+      const split = (c) =>
+        `${c.all.toFixed(2)} (gateway ${c.gateway.toFixed(2)}, cores ${c.cores.toFixed(2)}, postgres ${c.postgres.toFixed(2)})`;
+      out(`CPU ms, federated list            ${split(f)}`);
+      out(`CPU ms, the three shares          ${split(sharesCpu)}`);
+      // A share cannot take less than its own CPU time, nor the federated list less than its
+      // CPU time spread over every CPU: the best ratio this machine allows.
+      const shareCpu = Math.max(...IDS.map((id) => cpu[`share-${id}`].all));
+      cpuBound = f.all / load.cpus / shareCpu;
+      out(
+        `CPU bound: federated list CPU / ${load.cpus} CPUs / costliest share's CPU   ${cpuBound.toFixed(2)}`,
+      );
+    }
     out(
       `sibling GET − local GET (ms)     ${crossExtra.toFixed(2)}   target <= ${TARGETS.crossGetExtraMs}     ${verdict(crossExtra <= TARGETS.crossGetExtraMs)}`,
     );
@@ -178,7 +221,7 @@ async function main() {
       results,
       cpuMsPerRequest: cpu,
       load,
-      ratios: { listRatio, crossExtra },
+      ratios: { listRatio, floorRatio, floorVsShare, cpuBound, crossExtra },
       targets: TARGETS,
     });
   } finally {

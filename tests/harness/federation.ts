@@ -35,6 +35,8 @@ export interface Federated {
 export interface FederationOptions {
   /** Changes one cluster's raw config section before validation. */
   configure?: (clusterId: string, section: Record<string, any>) => void;
+  /** Where every core and gateway logs (silent unless given). */
+  logger?: pino.Logger;
 }
 
 const silent = pino({ level: process.env['SVC_TEST_LOG'] ?? 'silent' });
@@ -105,7 +107,10 @@ export async function startFederation(
   try {
     for (const raw of configs) {
       deployments.push(
-        await startDeployment(validateConfig(raw), { core: silent, gateway: silent }),
+        await startDeployment(validateConfig(raw), {
+          core: opts.logger ?? silent,
+          gateway: opts.logger ?? silent,
+        }),
       );
     }
   } catch (err) {

@@ -1,5 +1,6 @@
 export * from './read-body';
 export * from './json';
+export * from './item-lines';
 export * from './answer-error';
 export * from './redact';
 export * from './client-error';

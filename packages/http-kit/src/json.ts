@@ -23,7 +23,16 @@ export function toJson(body: unknown): string {
 
 /** Sends a JSON answer (no body for HEAD, as for every GET handled as HEAD). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, head = false): void {
-  const text = toJson(body);
+  sendJsonText(res, status, toJson(body), head);
+}
+
+/** Sends JSON text already written (no body for HEAD). */
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  head = false,
+): void {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));

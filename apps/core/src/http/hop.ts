@@ -2,7 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { endpointById } from '@svc/contract';
 import { EndpointNotFoundError, NotLoggedInError } from '@svc/errors';
-import { EMPTY_LIST_HEADER, noteRequest, sendJson } from '@svc/http-kit';
+import {
+  EMPTY_LIST_HEADER,
+  ITEM_LINES_TYPE,
+  noteRequest,
+  sendJson,
+  toItemLines,
+} from '@svc/http-kit';
 import { identityFrom, requestIdFrom } from '@svc/ids';
 import type { Call, Handler } from '../call';
 import type { CoreDeps } from '../core-deps';
@@ -15,6 +21,8 @@ export const CALL_PREFIX = '/_call/';
 interface HopBody {
   identity: unknown;
   options: Record<string, unknown>;
+  /** A list page answered as item lines (the gateway's fan-out, see @svc/http-kit). */
+  lines: boolean;
 }
 
 function hopBodyOf(raw: Buffer): HopBody {
@@ -25,7 +33,7 @@ function hopBodyOf(raw: Buffer): HopBody {
       value.options !== null &&
       !Array.isArray(value.options)
     )
-      return { identity: value.identity, options: value.options };
+      return { identity: value.identity, options: value.options, lines: value.lines === true };
   } catch {
     // falls through: the gateway never sends this, so it is not a call
   }
@@ -77,6 +85,15 @@ export function hopHandler(
       if (isEmptyList(reply.body)) {
         noteRequest(res, { quiet: true });
         res.setHeader(EMPTY_LIST_HEADER, '1');
+      }
+      const items = (reply.body as { items?: unknown } | null)?.items;
+      if (body.lines && (reply.status ?? 200) === 200 && Array.isArray(items)) {
+        const text = toItemLines(items);
+        res.statusCode = 200;
+        res.setHeader('Content-Type', ITEM_LINES_TYPE);
+        res.setHeader('Content-Length', Buffer.byteLength(text));
+        res.end(text);
+        return;
       }
       sendJson(res, reply.status ?? 200, reply.body);
     } catch (err) {

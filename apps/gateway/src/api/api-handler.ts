@@ -8,7 +8,7 @@ import { evictAfterWrite } from '../auth/evict';
 import { scopesPermit } from '../auth/scopes';
 import type { CoreAnswer } from '../core-client';
 import type { GatewayDeps } from '../gateway-deps';
-import { answerError, EMPTY_LIST_HEADER, noteRequest, sendJson } from '@svc/http-kit';
+import { answerError, EMPTY_LIST_HEADER, noteRequest, sendJson, sendJsonText } from '@svc/http-kit';
 import { setCorsHeaders } from '../http/cors';
 import { GATEWAY_HANDLERS } from '../gateway-handlers';
 import { readApiRequest, splitUrl } from './read-request';
@@ -137,6 +137,8 @@ export function apiHandler(deps: GatewayDeps) {
         );
       }
       if (outcome.kind === 'core') await passThrough(res, outcome.answer, method === 'HEAD');
+      else if (outcome.kind === 'text')
+        sendJsonText(res, outcome.status, outcome.text, method === 'HEAD');
       else sendJson(res, outcome.status, outcome.body, method === 'HEAD');
     } catch (err) {
       answerError(res, err, deps.log, { method, url: req.url ?? '', requestId });

@@ -1,5 +1,6 @@
 import { encodeCall, type Endpoint } from '@svc/contract';
 import { ApiError, BadGatewayError } from '@svc/errors';
+import { toJson, type ItemLine } from '@svc/http-kit';
 import type { Identity } from '@svc/ids';
 import type { CoreJson, Identities } from './identities';
 import { identityForCall } from './identity';
@@ -16,11 +17,24 @@ export interface Caller {
   requestId: string;
 }
 
+/**
+ * A list call to a core of this deployment answered as item lines (a 200), or as JSON (any
+ * other answer).
+ */
+export type CoreLines = (
+  cluster: string,
+  endpointId: string,
+  options: Record<string, unknown>,
+  identity: Identity,
+  requestId: string,
+) => Promise<{ status: number; body: unknown; items?: ItemLine[] }>;
+
 export interface ClusterCallsDeps {
   home: string;
   cores: ReadonlySet<string>;
   identities: Identities;
   coreJson: CoreJson;
+  coreLines: CoreLines;
   remotes: RemoteGateways;
 }
 
@@ -29,6 +43,27 @@ export interface ClusterAnswer {
   status: number;
   body: unknown;
 }
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const stringOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** A list page's items read from JSON (another deployment's answer). */
+const linesOf = (items: readonly unknown[]): ItemLine[] =>
+  items.map((i) => ({
+    uuid: isObj(i) ? stringOrNull(i['uuid']) : null,
+    modifiedAt: isObj(i) ? stringOrNull(i['modified_at']) : null,
+    json: toJson(i),
+  }));
+
+/**
+ * Another cluster's collections with their signatures as `+R<cluster>-` (storage.md §7): only
+ * items that hold a `+A` anywhere can carry one, and only those are read and written again.
+ */
+const linesFromCluster = (items: readonly ItemLine[], cluster: string): ItemLine[] =>
+  items.map((i) =>
+    i.json.includes('+A') ? { ...i, json: toJson(fromCluster(JSON.parse(i.json), cluster)) } : i,
+  );
 
 const asForm = (options: Record<string, unknown>): Record<string, string> =>
   Object.fromEntries(
@@ -84,6 +119,7 @@ export class ClusterCalls {
         id,
         options,
         identityForCall(identity, endpoint, null, token),
+        caller.requestId,
       );
     }
     const gateway = this.deps.remotes.from(this.deps.home, cluster);
@@ -101,18 +137,24 @@ export class ClusterCalls {
     return gateway.send('POST', path, token, { form }, caller.requestId);
   }
 
-  /** The call, with every failure (no answer, a refusal, an error status) as one 502. */
-  async checked(
+  /**
+   * One page of a list call's items, with every failure (no answer, a refusal, an error status)
+   * as one 502. A core of this deployment answers it as item lines: its items are passed on as
+   * it wrote them, never parsed and written again here.
+   */
+  async listPage(
     cluster: string,
     endpoint: Endpoint,
     options: Record<string, unknown>,
     caller: Caller,
     describe: (detail: string) => string,
     signal?: AbortSignal,
-  ): Promise<unknown> {
-    let answer: ClusterAnswer;
+  ): Promise<ItemLine[]> {
+    let answer: ClusterAnswer & { items?: ItemLine[] };
     try {
-      answer = await this.call(cluster, endpoint, options, caller, signal);
+      answer = this.deps.cores.has(cluster)
+        ? await this.linesFromCore(cluster, endpoint, options, caller)
+        : await this.call(cluster, endpoint, options, caller, signal);
     } catch (err) {
       const detail =
         err instanceof ApiError ? err.messages.join('; ') : contactError(cluster, err).messages[0]!;
@@ -124,6 +166,30 @@ export class ClusterCalls {
         describe(`${answer.status} ${Array.isArray(errors) ? errors.join('; ') : ''}`.trim()),
       );
     }
-    return answer.body;
+    if (answer.items) return answer.items;
+    const items = isObj(answer.body) ? answer.body['items'] : undefined;
+    return linesOf(Array.isArray(items) ? items : []);
+  }
+
+  private async linesFromCore(
+    cluster: string,
+    endpoint: Endpoint,
+    options: Record<string, unknown>,
+    caller: Caller,
+  ): Promise<ClusterAnswer & { items?: ItemLine[] }> {
+    const token =
+      caller.token === null ? null : tokenFor(cluster, this.deps.home, caller.token, caller.v2Form);
+    const identity: Identity = await this.deps.identities.forCluster(cluster, token, null);
+    const sibling = cluster !== this.deps.home && carriesManifests(endpoint);
+    const answer = await this.deps.coreLines(
+      cluster,
+      `svc.${endpoint.resource}.${endpoint.name}`,
+      sibling ? { ...toCluster(options, cluster) } : options,
+      identityForCall(identity, endpoint, null, token),
+      caller.requestId,
+    );
+    return sibling && answer.items
+      ? { ...answer, items: linesFromCluster(answer.items, cluster) }
+      : answer;
   }
 }

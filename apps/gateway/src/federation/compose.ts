@@ -1,9 +1,10 @@
 import type { Config } from '@svc/config';
-import { ProofSigner, proofKey } from '@svc/ids';
+import { ProofSigner, proofKey, randomAlnum } from '@svc/ids';
 import type { ValidToken } from '../auth/authenticate';
 import { TokenCache } from '../auth/token-cache';
 import { CoreClient } from '../core-client';
-import { ClusterCalls } from './cluster-calls';
+import { ITEM_LINES_TYPE, fromItemLines } from '@svc/http-kit';
+import { ClusterCalls, type CoreLines } from './cluster-calls';
 import { Federation } from './federation';
 import { Identities, type CoreJson } from './identities';
 import { passThrough } from './pass-through';
@@ -31,11 +32,29 @@ export function composeFederation(
   }
   const topology = topologyOf(config);
   const homeCore = cores.get(topology.home)!;
-  const coreJson: CoreJson = async (cluster, endpointId, options, identity) => {
+  const coreJson: CoreJson = async (cluster, endpointId, options, identity, requestId) => {
     const answer = await cores
       .get(cluster)!
-      .call(endpointId, JSON.stringify({ identity, options }), `req-fed${Date.now()}`);
+      .call(
+        endpointId,
+        JSON.stringify({ identity, options }),
+        requestId ?? `req-${randomAlnum(20)}`,
+      );
     const text = await answer.body.text();
+    try {
+      return { status: answer.statusCode, body: JSON.parse(text) as unknown };
+    } catch {
+      return { status: answer.statusCode, body: null };
+    }
+  };
+  const coreLines: CoreLines = async (cluster, endpointId, options, identity, requestId) => {
+    const answer = await cores
+      .get(cluster)!
+      .call(endpointId, JSON.stringify({ identity, options, lines: true }), requestId);
+    const text = await answer.body.text();
+    if (answer.statusCode === 200 && answer.headers['content-type'] === ITEM_LINES_TYPE) {
+      return { status: 200, body: null, items: fromItemLines(text) };
+    }
     try {
       return { status: answer.statusCode, body: JSON.parse(text) as unknown };
     } catch {
@@ -59,6 +78,7 @@ export function composeFederation(
     cores: topology.cores,
     identities,
     coreJson,
+    coreLines,
     remotes,
   });
   const federation = new Federation({ config, topology, cores, identities, calls, coreJson });

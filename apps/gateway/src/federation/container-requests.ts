@@ -10,6 +10,14 @@ const RUNTIME_TOKEN_CALLS = new Set([
   'svc.container_requests.update',
 ]);
 
+/** What making a runtime token needs: the home core, the token lifetime, the caller's request id. */
+interface RuntimeTokenDeps {
+  home: string;
+  ttlSeconds: number;
+  coreJson: CoreJson;
+  requestId?: string;
+}
+
 const attributesOf = (options: Readonly<Record<string, unknown>>): Record<string, unknown> => {
   const a = options['attributes'];
   return a !== null && typeof a === 'object' ? (a as Record<string, unknown>) : {};
@@ -26,7 +34,7 @@ export async function withFederatedRuntimeToken(
   options: Readonly<Record<string, unknown>>,
   target: string,
   caller: { identity: Identity; token: string; v2Form?: string },
-  deps: { home: string; ttlSeconds: number; coreJson: CoreJson },
+  deps: RuntimeTokenDeps,
 ): Promise<Readonly<Record<string, unknown>>> {
   const attributes = attributesOf(options);
   if (typeof attributes['runtime_token'] === 'string' && attributes['runtime_token'] !== '') {
@@ -45,16 +53,14 @@ export async function withFederatedRuntimeToken(
   };
 }
 
-async function newLocalToken(
-  owner: string,
-  deps: { home: string; ttlSeconds: number; coreJson: CoreJson },
-): Promise<string> {
+async function newLocalToken(owner: string, deps: RuntimeTokenDeps): Promise<string> {
   const expires = new Date(Date.now() + deps.ttlSeconds * 1000).toISOString();
   const res = await deps.coreJson(
     deps.home,
     'svc.api_client_authorizations.create',
     { attributes: { owner_uuid: owner, scopes: ['all'], expires_at: expires } },
     rootIdentity(deps.home),
+    deps.requestId,
   );
   const body = res.body as { uuid?: string; api_token?: string } | null;
   if (res.status !== 200 || !body?.uuid || !body.api_token) {

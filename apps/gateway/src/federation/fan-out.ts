@@ -1,5 +1,6 @@
 import type { Endpoint } from '@svc/contract';
-import { keepAsked, mergeItems, type Item } from './federated-list';
+import type { ItemLine } from '@svc/http-kit';
+import { keepAsked, mergeItems } from './federated-list';
 import type { Caller, ClusterCalls } from './cluster-calls';
 
 /**
@@ -14,7 +15,7 @@ export async function fanOut(
   options: Readonly<Record<string, unknown>>,
   byCluster: ReadonlyMap<string, readonly string[]>,
   caller: Caller,
-): Promise<Item[]> {
+): Promise<ItemLine[]> {
   const abort = new AbortController();
   const select = options['select'] as string[] | undefined;
   const base: Record<string, unknown> = {
@@ -22,20 +23,20 @@ export async function fanOut(
     count: 'none',
     ...(select ? { select: select.includes('uuid') ? select : [...select, 'uuid'] } : {}),
   };
-  const fromCluster = async (cluster: string, uuids: readonly string[]): Promise<Item[]> => {
+  const fromCluster = async (cluster: string, uuids: readonly string[]): Promise<ItemLine[]> => {
     const asked = new Set(uuids);
-    const got: Item[] = [];
+    const got: ItemLine[] = [];
     let missing = [...uuids];
     while (missing.length > 0) {
-      const body = (await calls.checked(
+      const items = await calls.listPage(
         cluster,
         endpoint,
         { ...base, filters: [['uuid', 'in', missing]] },
         caller,
         (detail) => `error fetching from cluster ${cluster}: ${detail}`,
         abort.signal,
-      )) as { items?: Item[] };
-      const kept = keepAsked(cluster, asked, Array.isArray(body?.items) ? body.items : []);
+      );
+      const kept = keepAsked(cluster, asked, items);
       if (kept.length === 0) break;
       got.push(...kept);
       const seen = new Set(kept.map((i) => i.uuid));

@@ -115,16 +115,17 @@ describe('planList (federation.md §5 steps 1–4)', () => {
 
 describe('keepAsked and mergeItems (steps 5–6)', () => {
   it('drops items not asked of a cluster, and fails a page with none asked', () => {
-    expect(keepAsked('rmt02', new Set([R1]), [{ uuid: R1 }, { uuid: L1 }])).toEqual([{ uuid: R1 }]);
-    expect(() => keepAsked('rmt02', new Set([R1]), [{ uuid: L1 }])).toThrow(
+    const line = (uuid: string | null) => ({ uuid, modifiedAt: null, json: '{}' });
+    expect(keepAsked('rmt02', new Set([R1]), [line(R1), line(L1), line(null)])).toEqual([line(R1)]);
+    expect(() => keepAsked('rmt02', new Set([R1]), [line(L1)])).toThrow(
       'cannot make progress in federated list query: cluster "rmt02" returned 1 items but none had the requested UUIDs',
     );
   });
 
   it('sorts by modified_at descending then uuid when several clusters contributed', () => {
-    const a = { uuid: 'b', modified_at: '2024-01-01T00:00:00.000000000Z' };
-    const b = { uuid: 'a', modified_at: '2024-01-01T00:00:00.000000000Z' };
-    const c = { uuid: 'c', modified_at: '2024-02-01T00:00:00.000000000Z' };
+    const a = { uuid: 'b', modifiedAt: '2024-01-01T00:00:00.000000000Z', json: 'a' };
+    const b = { uuid: 'a', modifiedAt: '2024-01-01T00:00:00.000000000Z', json: 'b' };
+    const c = { uuid: 'c', modifiedAt: '2024-02-01T00:00:00.000000000Z', json: 'c' };
     expect(mergeItems([[a], [b, c]])).toEqual([c, b, a]);
     expect(mergeItems([[a, c], []])).toEqual([a, c]);
   });

@@ -1,4 +1,5 @@
 import { ApiError, BadGatewayError, NotFoundError } from '@svc/errors';
+import type { ItemLine } from '@svc/http-kit';
 import { clusterOf } from '@svc/ids';
 import type { Topology } from './topology';
 import { reaches } from './topology';
@@ -110,12 +111,12 @@ export function planList(
         `cannot execute federated list query: no proxy available for cluster "${cluster}"`,
       );
     }
-    byCluster.set(cluster, [...(byCluster.get(cluster) ?? []), uuid]);
+    const theirs = byCluster.get(cluster);
+    if (theirs) theirs.push(uuid);
+    else byCluster.set(cluster, [uuid]);
   }
   return { kind: 'fanout', byCluster };
 }
-
-export type Item = Record<string, unknown> & { uuid?: unknown; modified_at?: unknown };
 
 /**
  * The items one cluster returned for the uuids asked of it: the ones asked only, and 502 when
@@ -124,9 +125,9 @@ export type Item = Record<string, unknown> & { uuid?: unknown; modified_at?: unk
 export function keepAsked(
   cluster: string,
   asked: ReadonlySet<string>,
-  items: readonly Item[],
-): Item[] {
-  const kept = items.filter((i) => typeof i.uuid === 'string' && asked.has(i.uuid));
+  items: readonly ItemLine[],
+): ItemLine[] {
+  const kept = items.filter((i) => i.uuid !== null && asked.has(i.uuid));
   if (items.length > 0 && kept.length === 0) {
     throw new BadGatewayError(
       `cannot make progress in federated list query: cluster "${cluster}" returned ${items.length} items but none had the requested UUIDs`,
@@ -135,14 +136,15 @@ export function keepAsked(
   return kept;
 }
 
+/** Code-unit order (timestamps are of one fixed-width format, uuids of one alphabet). */
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** §5 step 6: concatenated; sorted by modified_at descending, then uuid, when several gave some. */
-export function mergeItems(parts: readonly (readonly Item[])[]): Item[] {
+export function mergeItems(parts: readonly (readonly ItemLine[])[]): ItemLine[] {
   const items = parts.flat();
   if (parts.filter((p) => p.length > 0).length <= 1) return items;
-  const key = (i: Item, k: 'modified_at' | 'uuid') =>
-    typeof i[k] === 'string' ? (i[k] as string) : '';
-  return items.sort((a, b) => {
-    const byTime = key(b, 'modified_at').localeCompare(key(a, 'modified_at'));
-    return byTime !== 0 ? byTime : key(a, 'uuid').localeCompare(key(b, 'uuid'));
-  });
+  return items.sort(
+    (a, b) =>
+      compare(b.modifiedAt ?? '', a.modifiedAt ?? '') || compare(a.uuid ?? '', b.uuid ?? ''),
+  );
 }

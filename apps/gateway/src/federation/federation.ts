@@ -43,10 +43,14 @@ export interface Admission {
 
 const CREATE_REQUEST = 'svc.container_requests.create';
 
-/** What became of a call: a core's answer to stream back, an answer made here, or a forward. */
+/**
+ * What became of a call: a core's answer to stream back, an answer made here (as a value, or as
+ * JSON text already written), or a forward.
+ */
 export type Outcome =
   | { kind: 'core'; answer: CoreAnswer }
   | { kind: 'json'; status: number; body: unknown }
+  | { kind: 'text'; status: number; text: string }
   | { kind: 'forward'; forwarding: Omit<Forwarding, 'body'> };
 
 export interface FederationDeps {
@@ -205,7 +209,7 @@ export class Federation {
         options,
         cluster,
         { identity, token, ...(v2Form ? { v2Form } : {}) },
-        this.runtimeDeps(),
+        this.runtimeDeps(admission.caller.requestId),
       );
     }
     await knownRuntimeToken(call.endpointId, options, cluster, this.deps.identities);
@@ -224,7 +228,7 @@ export class Federation {
       call.options,
       cluster,
       { identity: admission.homeIdentity, token, ...(v2Form ? { v2Form } : {}) },
-      this.runtimeDeps(),
+      this.runtimeDeps(admission.caller.requestId),
     );
     const answer = await this.deps.calls
       .call(cluster, call.endpoint, { ...options }, admission.caller)
@@ -234,12 +238,13 @@ export class Federation {
     return { kind: 'json', status: answer.status, body: answer.body };
   }
 
-  private runtimeDeps() {
+  private runtimeDeps(requestId: string) {
     const home = this.deps.topology.home;
     return {
       home,
       ttlSeconds: this.deps.config.Clusters[home]!.Collections.BlobSigningTTL,
       coreJson: this.deps.coreJson,
+      requestId,
     };
   }
 
@@ -271,11 +276,10 @@ export class Federation {
             admission.caller,
           );
     const limit = plan.kind === 'empty' ? Number(call.options['limit'] ?? 100) : max;
-    return {
-      kind: 'json',
-      status: 200,
-      body: { kind, offset: 0, limit: Math.min(limit, max), items },
-    };
+    // The items as their clusters wrote them, in merged order.
+    const head = JSON.stringify({ kind, offset: 0, limit: Math.min(limit, max) });
+    const text = `${head.slice(0, -1)},"items":[${items.map((i) => i.json).join(',')}]}`;
+    return { kind: 'text', status: 200, text };
   }
 
   private async pdh(call: TypedCall, admission: Admission): Promise<Outcome> {

@@ -10,12 +10,17 @@ import { validateAtIssuer, type CurrentAt } from './issuer';
 import type { RemoteGateways } from './remote-gateways';
 import { reaches, type Topology } from './topology';
 
-/** A typed call to a core of this deployment, answered JSON (status and parsed body). */
+/**
+ * A typed call to a core of this deployment, answered JSON (status and parsed body). It carries
+ * the caller's request id when it serves a request (requests-and-errors.md §6), a fresh one
+ * otherwise.
+ */
 export type CoreJson = (
   cluster: string,
   endpointId: string,
   options: Record<string, unknown>,
   identity: Identity,
+  requestId?: string,
 ) => Promise<{ status: number; body: unknown }>;
 
 export interface IdentitiesDeps {
