@@ -17,7 +17,8 @@
 // BENCH_QUEUE / BENCH_SLOTS seconds. Then, when Slurm is installed, BENCH_SLURM_RUNS
 // (default 5; 0 skips it) `true` containers through a single-node Slurm of their own.
 // Targets: commit → Running p50 ≤ 1 s with the image cached (Slurm ≤ 3 s); the queue within
-// 1.25× the ideal. BENCH_LOG=<file> (with BENCH_LOG_LEVEL=info) keeps the server's request
+// 1.25× the ideal. BENCH_CPU_PROF=<dir> keeps CPU profiles of the server and dispatchers.
+// BENCH_LOG=<file> (with BENCH_LOG_LEVEL=info) keeps the server's request
 // lines, to see where a container's requests go.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -45,6 +46,10 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const QUEUE = Number(process.env.BENCH_QUEUE ?? 1000);
 const SLOTS = Number(process.env.BENCH_SLOTS ?? 32);
 const ROOT_TOKEN = 'executionBenchRootToken0000000000000000';
+// BENCH_CPU_PROF=<dir>: the server and the dispatchers write CPU profiles there as they exit
+const profArgs = process.env.BENCH_CPU_PROF
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+  : [];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
@@ -311,7 +316,7 @@ function writeConfig(data, port, dbUrl) {
 
 /** `svc-dispatcher` for the cluster; `stop()` ends it (its runners finish first). */
 function dispatcherProcess(url, token, stateDir, more = {}) {
-  const child = spawn(process.execPath, [join(root, 'apps/dispatcher/dist/main.js')], {
+  const child = spawn(process.execPath, [...profArgs, join(root, 'apps/dispatcher/dist/main.js')], {
     env: {
       PATH: process.env.PATH,
       SVC_API_HOST: url,
@@ -345,7 +350,7 @@ async function main() {
         await adminQuery('SELECT pid FROM pg_stat_activity WHERE datname = $1', [db.name])
       ).rows.map((r) => r.pid);
   };
-  const server = spawn(process.execPath, [join(root, 'apps/launcher/dist/main.js')], {
+  const server = spawn(process.execPath, [...profArgs, join(root, 'apps/launcher/dist/main.js')], {
     env: {
       ...process.env,
       SVC_CONFIG: writeConfig(data, port, dbUrl),

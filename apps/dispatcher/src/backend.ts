@@ -7,6 +7,11 @@ export interface RunnerRecord {
   recordTokenUuid: string;
   vcpus: number;
   ram: number;
+  /**
+   * The container's command has exited: its runner still saves the output and logs and
+   * makes the final update, but holds none of the container's CPU or RAM.
+   */
+  commandEnded?: boolean;
 }
 
 /** Where runners run: this machine's processes or a Slurm cluster. */
@@ -32,6 +37,11 @@ export interface Backend {
   ended(): RunnerRecord[];
   /** True when a runner ended since the last `ended()` (room may have been freed). */
   changed(): boolean;
+  /**
+   * Calls `listener` whenever room may have been freed (a command exited, a runner ended), so
+   * that the dispatcher can start the next container at once rather than at its next poll.
+   */
+  onRoom?(listener: () => void): void;
   /** Gets ready to start runners soon (local: a runner process waiting for work). */
   prepare?(): void;
   /** Lets go of what the backend holds (timers, waiting runners); runners keep running. */

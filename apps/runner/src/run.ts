@@ -32,6 +32,9 @@ class Run {
   private engineOom = false;
   /** podman or docker (execution.md §1), or null for bubblewrap. */
   private readonly engine: OciEngine | null;
+  /** Settles once the command has exited (or will never start): its CPU and RAM are free. */
+  readonly commandEnded: Promise<void>;
+  private endCommand: () => void = () => undefined;
 
   constructor(
     readonly uuid: string,
@@ -39,6 +42,7 @@ class Run {
     readonly work: string,
   ) {
     this.engine = input.engine === 'podman' || input.engine === 'docker' ? input.engine : null;
+    this.commandEnded = new Promise<void>((r) => (this.endCommand = r));
     this.admin = new ApiClient(input.apiHost, input.recordToken, input.insecure);
     const own = new ApiClient(input.apiHost, input.containerToken, input.insecure);
     this.store = new CollectionStore(own);
@@ -345,6 +349,9 @@ class Run {
     usageLog.end();
     fds.forEach((fd) => closeSync(fd));
     this.note(`command exited with code ${code}`);
+    // the sandbox's pid namespace ended with the command: its CPU and RAM are free while the
+    // output and logs are saved (the cgroups stay until then, for the memory check)
+    this.endCommand();
     return code;
   }
 
@@ -459,6 +466,7 @@ class Run {
       return err instanceof ContainerError ? 0 : 1;
     } finally {
       this.cgroups?.remove();
+      this.endCommand();
     }
   }
 }
@@ -466,6 +474,11 @@ class Run {
 /** A container being run: `stop()` cancels it (SIGTERM's meaning, §3.7). */
 export interface ContainerRun {
   stop(): void;
+  /**
+   * Settles when the command has exited (or never started): what remains, saving the output
+   * and logs and the final update, needs none of the container's CPU or RAM.
+   */
+  commandEnded: Promise<void>;
   /** The runner's exit code for this container, once it is final and `work` is removed. */
   done: Promise<number>;
 }
@@ -478,5 +491,5 @@ export function startContainer(uuid: string, input: RunnerInput, work: string): 
     run.close();
     rmSync(work, { recursive: true, force: true });
   });
-  return { stop: () => run.stop('cancel'), done };
+  return { stop: () => run.stop('cancel'), commandEnded: run.commandEnded, done };
 }

@@ -5,5 +5,9 @@ export type WorkerMessage =
   | { kind: 'run'; uuid: string; input: RunnerInput; work: string; stateFile: string }
   | { kind: 'stop'; uuid: string };
 
-/** What a runner worker answers. */
-export type WorkerReply = { kind: 'ready' } | { kind: 'done'; uuid: string; code: number };
+/**
+ * What a runner worker answers: `free` when a container's command has exited (the worker
+ * takes another while it finishes that one), `done` when the container is final.
+ */
+export type WorkerReply =
+  { kind: 'ready' } | { kind: 'free'; uuid: string } | { kind: 'done'; uuid: string; code: number };
