@@ -19,11 +19,19 @@ export interface Backend {
   readonly name: string;
   /** Runners alive now, by container uuid. Throws when the backend cannot be asked. */
   list(): Promise<Map<string, RunnerRecord>>;
+  /**
+   * The runners known without asking (local: those the last `list()` found and those started
+   * since, less those that ended), for placing containers between polls.
+   */
+  known?(): RunnerRecord[];
   /** Whether a container of this size could ever run here; the message when not. */
   neverFits(vcpus: number, ram: number): string | null;
   /** Whether it fits now beside the given runners. */
   fitsNow(vcpus: number, ram: number, running: RunnerRecord[]): boolean;
-  /** Starts one runner; `container` is the record (priority, scheduling_parameters). */
+  /**
+   * Starts one runner; `container` is the record as the lock answered it (priority,
+   * scheduling_parameters; a local runner takes the whole record and need not read it).
+   */
   start(
     record: RunnerRecord,
     input: RunnerInput,

@@ -89,7 +89,8 @@ export class Dispatcher {
 
   private async quickCheck(): Promise<void> {
     if (this.ticking) return;
-    if (this.opts.backend.changed()) return this.fillSoon();
+    // runners ended: their tokens go, and the room goes to the containers in hand
+    if (this.opts.backend.changed()) await this.fillSoon();
     const res = await this.client.request('GET', '/svc/v1/containers', {
       query: {
         filters: [
@@ -233,9 +234,8 @@ export class Dispatcher {
   private async fill(): Promise<void> {
     if (this.opts.sandboxProblem || this.stopped) return;
     const backend = this.opts.backend;
-    const runners = await backend.list();
+    const active = backend.known?.() ?? [...(await backend.list()).values()];
     const dropped = this.dropEnded();
-    const active = [...runners.values()];
     const waiting: Container[] = [];
     const queue = this.inHand;
     this.inHand = [];
@@ -337,7 +337,7 @@ export class Dispatcher {
         ...this.opts.settings,
       };
       const record: RunnerRecord = { uuid, recordTokenUuid, vcpus, ram };
-      await this.opts.backend.start(record, input, c);
+      await this.opts.backend.start(record, input, (locked.body as Container | null) ?? c);
       return record;
     } catch (err) {
       this.log(`cannot start ${uuid}: ${(err as Error).message}`);

@@ -59,6 +59,8 @@ export class LocalBackend implements Backend {
   /** Containers whose command has exited (their runner finishes them; no slot held). */
   private readonly commandEnded = new Set<string>();
   private roomListener: () => void = () => undefined;
+  /** Runners the last list found and those started since, until they end. */
+  private readonly knownRunners = new Map<string, RunnerRecord>();
   private closed = false;
 
   constructor(
@@ -95,7 +97,15 @@ export class LocalBackend implements Backend {
         out.set(state.uuid, { ...state, commandEnded: ended });
       } else if (name.endsWith('.json') || name.endsWith('.done')) this.forget(state);
     }
+    this.knownRunners.clear();
+    for (const [uuid, r] of out) this.knownRunners.set(uuid, r);
     return out;
+  }
+
+  known(): RunnerRecord[] {
+    return [...this.knownRunners.values()].map((r) =>
+      this.commandEnded.has(r.uuid) ? { ...r, commandEnded: true } : r,
+    );
   }
 
   neverFits(vcpus: number, ram: number): string | null {
@@ -121,7 +131,11 @@ export class LocalBackend implements Backend {
     this.spare();
   }
 
-  async start(record: RunnerRecord, input: RunnerInput): Promise<void> {
+  async start(
+    record: RunnerRecord,
+    input: RunnerInput,
+    container?: Record<string, unknown>,
+  ): Promise<void> {
     const work = join(this.stateDir, 'work', record.uuid);
     rmSync(work, { recursive: true, force: true });
     mkdirSync(work, { recursive: true, mode: 0o700 });
@@ -130,9 +144,17 @@ export class LocalBackend implements Backend {
     const state: LocalState = { ...record, pid: worker.pid!, started: startTimeOf(worker.pid!)! };
     // the state file comes first: from now on a restarted dispatcher knows this runner
     writeFileSync(stateFile, JSON.stringify(state));
+    this.knownRunners.set(record.uuid, record);
     this.busy.set(record.uuid, worker);
     // the tokens go over the IPC channel (never in arguments or the environment)
-    const msg: WorkerMessage = { kind: 'run', uuid: record.uuid, input, work, stateFile };
+    const msg: WorkerMessage = {
+      kind: 'run',
+      uuid: record.uuid,
+      input,
+      work,
+      stateFile,
+      ...(container ? { container } : {}),
+    };
     worker.send(msg);
     this.spare();
   }
@@ -187,6 +209,7 @@ export class LocalBackend implements Backend {
         if (w !== child) continue;
         this.busy.delete(uuid);
         this.commandEnded.delete(uuid);
+        this.knownRunners.delete(uuid);
         const state = this.read(this.file(uuid)) ?? this.read(this.file(uuid, 'done'));
         if (state) this.forget(state);
       }
@@ -216,6 +239,7 @@ export class LocalBackend implements Backend {
   private done(uuid: string, worker: ChildProcess): void {
     this.busy.delete(uuid);
     this.commandEnded.delete(uuid);
+    this.knownRunners.delete(uuid);
     const state = this.read(this.file(uuid, 'done'));
     if (state) this.forget(state);
     this.release(worker);
@@ -236,6 +260,7 @@ export class LocalBackend implements Backend {
   /** A runner that is gone: its files, work directory and any cgroups it left go too. */
   private forget(record: RunnerRecord): void {
     const uuid = record.uuid;
+    this.knownRunners.delete(uuid);
     removeLeftoverCgroups(uuid);
     rmSync(join(this.stateDir, 'work', uuid), { recursive: true, force: true });
     // the state file goes last: while it exists, the runner counts as known

@@ -40,6 +40,8 @@ class Run {
     readonly uuid: string,
     readonly input: RunnerInput,
     readonly work: string,
+    /** The container record as the dispatcher's lock answered it, when it was handed over. */
+    readonly locked: Container | null = null,
   ) {
     this.engine = input.engine === 'podman' || input.engine === 'docker' ? input.engine : null;
     this.commandEnded = new Promise<void>((r) => (this.endCommand = r));
@@ -58,12 +60,6 @@ class Run {
   /** The engine's name of the container. */
   private get ociName(): string {
     return `svc-${this.uuid}`;
-  }
-
-  /** Closes the API connections (a long-lived runner runs many containers). */
-  close(): void {
-    void this.admin.close();
-    void (this.store.client as ApiClient).close();
   }
 
   note(text: string): void {
@@ -363,9 +359,10 @@ class Run {
   }
 
   async run(): Promise<number> {
-    // the record and the secret mounts in one round trip
+    // the record (unless the dispatcher handed over its lock's answer) and the secret mounts
+    // in one round trip
     const [first, secrets] = await Promise.all([
-      this.container(),
+      this.locked ?? this.container(),
       this.store.client.request('GET', `/svc/v1/containers/${this.uuid}/secret_mounts`),
     ]);
     let c = first;
@@ -483,12 +480,19 @@ export interface ContainerRun {
   done: Promise<number>;
 }
 
-/** Starts running container `uuid` in `work` (removed at the end). */
-export function startContainer(uuid: string, input: RunnerInput, work: string): ContainerRun {
+/**
+ * Starts running container `uuid` in `work` (removed at the end); `locked` is the container
+ * record the dispatcher's lock answered, when it hands it over (then it is not read again).
+ */
+export function startContainer(
+  uuid: string,
+  input: RunnerInput,
+  work: string,
+  locked: Json | null = null,
+): ContainerRun {
   mkdirSync(work, { recursive: true });
-  const run = new Run(uuid, input, work);
+  const run = new Run(uuid, input, work, locked);
   const done = run.run().finally(() => {
-    run.close();
     rmSync(work, { recursive: true, force: true });
   });
   return { stop: () => run.stop('cancel'), commandEnded: run.commandEnded, done };

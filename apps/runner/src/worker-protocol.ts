@@ -2,7 +2,15 @@ import type { RunnerInput } from './settings';
 
 /** What a local dispatcher tells a runner worker over its IPC channel. */
 export type WorkerMessage =
-  | { kind: 'run'; uuid: string; input: RunnerInput; work: string; stateFile: string }
+  | {
+      kind: 'run';
+      uuid: string;
+      input: RunnerInput;
+      work: string;
+      stateFile: string;
+      /** The container record the lock answered (the runner need not read it again). */
+      container?: Record<string, unknown>;
+    }
   | { kind: 'stop'; uuid: string };
 
 /**

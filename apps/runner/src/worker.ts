@@ -37,7 +37,7 @@ process.on('message', (msg: WorkerMessage) => {
     return;
   }
   if (commandOf || leaving) return; // the dispatcher hands out one command at a time
-  const run = startContainer(msg.uuid, msg.input, msg.work);
+  const run = startContainer(msg.uuid, msg.input, msg.work, msg.container ?? null);
   runs.set(msg.uuid, run);
   commandOf = msg.uuid;
   void run.commandEnded.then(() => {
