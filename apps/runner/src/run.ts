@@ -371,17 +371,20 @@ class Run {
     this.note(`runner started for container ${this.uuid} (pid ${process.pid})`);
     try {
       const image = await this.loadImage(c['container_image']);
+      if (this.stopReason) throw new ContainerError('cancelled before start');
       const secretMounts =
         secrets.status === 200 ? ((secrets.body as Json)['secret_mounts'] ?? {}) : {};
-      const mounts = await prepareMounts(
-        this.store,
-        this.work,
-        c['mounts'] ?? {},
-        secretMounts,
-        c['output_path'],
-      );
+      // Running once the image is ready (§3.2); the mounts are made meanwhile, and both have
+      // settled before anything else happens
+      const [prepared, running] = await Promise.allSettled([
+        prepareMounts(this.store, this.work, c['mounts'] ?? {}, secretMounts, c['output_path']),
+        this.update({ state: 'Running', runtime_status: { activity: 'running' } }),
+      ]);
+      if (running.status === 'rejected') throw running.reason;
+      if (prepared.status === 'rejected') throw prepared.reason;
+      const mounts = prepared.value;
+      c = running.value;
       if (this.stopReason) throw new ContainerError('cancelled before start');
-      c = await this.update({ state: 'Running', runtime_status: { activity: 'running' } });
       // the first save comes after LogUpdatePeriod (or at the end of a shorter run)
       const code = await this.exec(c, image, mounts);
       if (this.stopReason === 'maxrun') {
