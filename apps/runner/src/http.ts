@@ -79,5 +79,4 @@ export class ApiClient implements ApiRequester {
       }
     }
   }
-
 }
