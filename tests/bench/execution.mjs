@@ -3,8 +3,10 @@
 //   node tests/bench/execution.mjs            (after `pnpm build`)
 //   BENCH_RUNS=10 BENCH_QUEUE=50 node tests/bench/execution.mjs
 //
-// Starts the launcher (`pnpm start`'s, embedded PostgreSQL and blocks in a temporary data
-// directory) with `Containers.Local.MaxVCPUs` = BENCH_SLOTS (default 32; `MaxRAM` 128 MiB a
+// Starts the launcher (`pnpm start`'s) on a fresh database of the PostgreSQL server at
+// DATABASE_URL (default postgres://postgres@127.0.0.1:5432, dropped at the end; BENCH_DB=embedded
+// uses the embedded PostgreSQL in the temporary data directory instead) and blocks in a temporary
+// data directory, with `Containers.Local.MaxVCPUs` = BENCH_SLOTS (default 32; `MaxRAM` 128 MiB a
 // slot) and a local dispatcher as a process of its own (`svc-dispatcher`, the same code as the
 // embedded one). It saves a one-layer busybox image (Debian's busybox-static), then commits
 // BENCH_RUNS requests running `true` one after another (each unique, so none is reused) and
@@ -15,7 +17,8 @@
 // BENCH_QUEUE / BENCH_SLOTS seconds. Then, when Slurm is installed, BENCH_SLURM_RUNS
 // (default 5; 0 skips it) `true` containers through a single-node Slurm of their own.
 // Targets: commit → Running p50 ≤ 1 s with the image cached (Slurm ≤ 3 s); the queue within
-// 1.25× the ideal. BENCH_LOG=<file> (with BENCH_LOG_LEVEL=info) keeps the server's request
+// 1.25× the ideal. BENCH_CPU_PROF=<dir> keeps CPU profiles of the server and dispatchers.
+// BENCH_LOG=<file> (with BENCH_LOG_LEVEL=info) keeps the server's request
 // lines, to see where a container's requests go.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -29,8 +32,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { adminQuery, createBenchDatabase, runMain } from './lib/database.mjs';
 
 const require = createRequire(import.meta.url);
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
@@ -42,6 +46,10 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const QUEUE = Number(process.env.BENCH_QUEUE ?? 1000);
 const SLOTS = Number(process.env.BENCH_SLOTS ?? 32);
 const ROOT_TOKEN = 'executionBenchRootToken0000000000000000';
+// BENCH_CPU_PROF=<dir>: the server and the dispatchers write CPU profiles there as they exit
+const profArgs = process.env.BENCH_CPU_PROF
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+  : [];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
@@ -83,6 +91,77 @@ function sampleRunners() {
   }
 }
 
+/** CPU seconds of a process and its reaped children (/proc/<pid>/stat), or 0 when gone. */
+function cpuSeconds(pid, children = true) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const own = Number(f[11]) + Number(f[12]);
+    return (children ? own + Number(f[13]) + Number(f[14]) : own) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU used during the queue phase by the server, its PostgreSQL sessions, the dispatcher and
+ * the runners (with the sandboxes and commands they reaped): sampled while it runs, since
+ * runners and sessions may end before it does.
+ */
+function cpuMeter(serverPid, pgPids) {
+  const peak = new Map(); // key → [group, first, last]
+  const sample = () => {
+    const groups = [
+      ['server', [serverPid]],
+      ['postgres', pgPids()],
+    ];
+    const runners = [];
+    const dispatchers = [];
+    for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+      try {
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        if (/runner\/dist\/(main|worker)\.js/.test(cmd)) runners.push(pid);
+        else if (/dispatcher\/dist\/main\.js/.test(cmd)) dispatchers.push(pid);
+      } catch {
+        /* gone */
+      }
+    }
+    groups.push(['runners', runners], ['dispatcher', dispatchers]);
+    for (const [group, pids] of groups) {
+      for (const pid of pids) {
+        // a dispatcher's reaped children are its runners, counted as such
+        const t = cpuSeconds(pid, group !== 'dispatcher');
+        if (t === 0) continue;
+        const p = peak.get(`${group}:${pid}`);
+        if (p) p[2] = Math.max(p[2], t);
+        // a process first seen now started during the phase (but for the server and sessions)
+        else
+          peak.set(`${group}:${pid}`, [
+            group,
+            group === 'runners' || group === 'dispatcher' ? 0 : t,
+            t,
+          ]);
+      }
+    }
+  };
+  sample();
+  const timer = setInterval(sample, 200);
+  return {
+    sample,
+    /** CPU milliseconds per container by group. */
+    stop(containers) {
+      sample();
+      clearInterval(timer);
+      const out = {};
+      for (const [group, first, last] of peak.values())
+        out[group] = (out[group] ?? 0) + (last - first);
+      return Object.fromEntries(
+        Object.entries(out).map(([g, s]) => [g, Math.round((s * 1000) / containers)]),
+      );
+    },
+  };
+}
+
 /** A committed request for `command` in `image`: one VCPU, 64 MiB, a tmp output directory. */
 const commit = (client, image, command, more = {}) =>
   client.request('POST', '/svc/v1/container_requests', {
@@ -102,7 +181,7 @@ const commit = (client, image, command, more = {}) =>
   });
 
 /** QUEUE one-second containers committed at once: seconds until all are Final, and the ratio. */
-async function queueRun(client, image, startDispatcher) {
+async function queueRun(client, image, startDispatcher, meter) {
   if (QUEUE <= 0) return {};
   const tag = `bench-${Date.now()}`;
   const slots = SLOTS;
@@ -117,6 +196,7 @@ async function queueRun(client, image, startDispatcher) {
     );
   }
   const t0 = performance.now();
+  const cpu = meter();
   const dispatcher = startDispatcher();
   for (;;) {
     const res = await client.request('GET', '/svc/v1/container_requests', {
@@ -133,6 +213,7 @@ async function queueRun(client, image, startDispatcher) {
     await sleep(500);
   }
   const seconds = (performance.now() - t0) / 1000;
+  const cpuMs = cpu.stop(QUEUE);
   await dispatcher.stop();
   const ideal = QUEUE / slots;
   return {
@@ -141,6 +222,8 @@ async function queueRun(client, image, startDispatcher) {
     queue_seconds: Math.round(seconds * 10) / 10,
     queue_ideal_seconds: ideal,
     queue_ratio: Math.round((seconds / ideal) * 100) / 100,
+    queue_cpu_ms_per_container: cpuMs,
+    load_average: loadavg().map((x) => Math.round(x * 100) / 100),
   };
 }
 
@@ -206,15 +289,15 @@ async function slurmRun(client, image, startDispatcher) {
   }
 }
 
-/** A launcher config: one cluster, embedded PostgreSQL and blocks, SLOTS one-VCPU slots. */
-function writeConfig(data, port) {
+/** A launcher config: one cluster, the database at `dbUrl`, blocks, SLOTS one-VCPU slots. */
+function writeConfig(data, port, dbUrl) {
   const file = join(data, 'svc.yml');
   const doc = {
     Gateway: { Listen: `127.0.0.1:${port}` },
     Clusters: {
       zbnch: {
         SystemRootToken: ROOT_TOKEN,
-        Database: { URL: `pglite:${join(data, 'db')}` },
+        Database: { URL: dbUrl },
         Login: { Test: { Enable: true } },
         Collections: { DefaultReplication: 1 },
         Volumes: {
@@ -233,7 +316,7 @@ function writeConfig(data, port) {
 
 /** `svc-dispatcher` for the cluster; `stop()` ends it (its runners finish first). */
 function dispatcherProcess(url, token, stateDir, more = {}) {
-  const child = spawn(process.execPath, [join(root, 'apps/dispatcher/dist/main.js')], {
+  const child = spawn(process.execPath, [...profArgs, join(root, 'apps/dispatcher/dist/main.js')], {
     env: {
       PATH: process.env.PATH,
       SVC_API_HOST: url,
@@ -256,19 +339,31 @@ function dispatcherProcess(url, token, stateDir, more = {}) {
 async function main() {
   const data = mkdtempSync(join(tmpdir(), 'svc-bench-exec-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = spawn(process.execPath, [join(root, 'apps/launcher/dist/main.js')], {
+  const embedded = process.env.BENCH_DB === 'embedded';
+  const db = embedded ? null : await createBenchDatabase('svc_bench_exec_');
+  const dbUrl = db?.url ?? `pglite:${join(data, 'db')}`;
+  // the server's PostgreSQL sessions (their CPU counts too), looked up now and then
+  let sessions = [];
+  const refreshSessions = async () => {
+    if (db)
+      sessions = (
+        await adminQuery('SELECT pid FROM pg_stat_activity WHERE datname = $1', [db.name])
+      ).rows.map((r) => r.pid);
+  };
+  const server = spawn(process.execPath, [...profArgs, join(root, 'apps/launcher/dist/main.js')], {
     env: {
       ...process.env,
-      SVC_CONFIG: writeConfig(data, port),
+      SVC_CONFIG: writeConfig(data, port, dbUrl),
       SVC_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let dispatcher = null;
-  const cleanup = () => {
+  const serverExited = new Promise((r) => server.once('exit', r));
+  const cleanup = async () => {
     server.kill('SIGTERM');
-    void dispatcher?.stop();
-    setTimeout(() => rmSync(data, { recursive: true, force: true }), 2000);
+    await Promise.all([serverExited, dispatcher?.stop()]);
+    rmSync(data, { recursive: true, force: true });
   };
   try {
     let out = '';
@@ -302,11 +397,18 @@ async function main() {
     const { running, final } = await sequential(client, image, RUNS);
     clearInterval(sampler);
     await dispatcher.stop();
-    const queue = await queueRun(client, image, () => (dispatcher = startDispatcher()));
+    const meter = () => {
+      const m = cpuMeter(server.pid, () => sessions);
+      const timer = setInterval(() => void refreshSessions().then(m.sample), 1000);
+      void refreshSessions().then(m.sample);
+      return { stop: (n) => (clearInterval(timer), m.stop(n)) };
+    };
+    const queue = await queueRun(client, image, () => (dispatcher = startDispatcher()), meter);
     const slurm = await slurmRun(client, image, (env) => (dispatcher = startDispatcher(env)));
     const peak = Math.max(...runnerPeaks.values());
     const line = {
       bench: 'execution',
+      database: embedded ? 'embedded' : 'postgresql',
       runs: RUNS,
       commit_to_running_p50_ms: Math.round(pct(running, 0.5)),
       commit_to_running_p90_ms: Math.round(pct(running, 0.9)),
@@ -318,11 +420,8 @@ async function main() {
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   } finally {
-    cleanup();
+    await cleanup();
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err.stack ?? err}\n`);
-  process.exitCode = 1;
-});
+runMain(main);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalBackend } from './local';
@@ -18,6 +18,37 @@ describe('local placement', () => {
     expect(b.fitsNow(2, 500 * MiB, [r(2, 400 * MiB)])).toBe(true);
     expect(b.fitsNow(3, 100 * MiB, [r(2, 400 * MiB)])).toBe(false);
     expect(b.fitsNow(1, 700 * MiB, [r(2, 400 * MiB)])).toBe(false);
+  });
+
+  it('a runner whose command has exited holds no slot', () => {
+    const b = new LocalBackend(dir, 2, 1000 * MiB, '/nonexistent');
+    const finishing = { ...r(2, 900 * MiB), commandEnded: true };
+    expect(b.fitsNow(2, 900 * MiB, [finishing])).toBe(true);
+    expect(b.fitsNow(1, 0, [finishing, r(2, 0)])).toBe(false);
+  });
+
+  it('a restarted dispatcher knows which runners finish a container whose command exited', async () => {
+    // two "runners" alive (this process), as a previous dispatcher left them
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    mkdirSync(join(dir, 'runners'), { recursive: true });
+    for (const uuid of ['zzzzz-dz642-00000000000000a', 'zzzzz-dz642-00000000000000b']) {
+      const state = { ...r(1, MiB), uuid, pid: process.pid, started };
+      writeFileSync(join(dir, 'runners', `${uuid}.json`), JSON.stringify(state));
+    }
+    writeFileSync(join(dir, 'runners', 'zzzzz-dz642-00000000000000a.ended'), '');
+    const b = new LocalBackend(dir, 2, 1000 * MiB, '/nonexistent');
+    const runners = await b.list();
+    expect(runners.get('zzzzz-dz642-00000000000000a')?.commandEnded).toBe(true);
+    expect(runners.get('zzzzz-dz642-00000000000000b')?.commandEnded).toBe(false);
+    expect(b.fitsNow(1, 0, [...runners.values()])).toBe(true);
+    expect(b.fitsNow(2, 0, [...runners.values()])).toBe(false);
+    expect(
+      b
+        .known()
+        .map((k) => k.uuid)
+        .sort(),
+    ).toEqual([...runners.keys()].sort());
   });
 
   it('one that can never fit gets the capacity message', () => {

@@ -27,7 +27,10 @@ export interface DispatcherOptions {
  * One dispatcher (execution.md §2): a client of the public API and the dispatch endpoints
  * only. Each poll reconciles the containers its token locked with the backend's runners,
  * stops runners of containers whose priority dropped to 0, then locks and starts queued
- * containers that fit, highest priority first.
+ * containers that fit, highest priority first. The queued containers a poll saw but had no
+ * room for stay in hand: when the backend says room was freed (a command exited), the next
+ * of them are locked and started at once, without listing anything (a lock fails for one
+ * that changed meanwhile); a poll follows when the hand is empty and the queue had more.
  */
 export class Dispatcher {
   private readonly api: ContainerDispatch;
@@ -36,7 +39,14 @@ export class Dispatcher {
   private quickTimer: NodeJS.Timeout | null = null;
   /** Queued containers the last poll left waiting (no room): a quick check skips them. */
   private waiting = new Set<string>();
+  /** Those containers, in queue order: room freed between polls goes to them first. */
+  private inHand: Container[] = [];
+  /** Whether the last listing of the queue ended with a full page (there may be more). */
+  private queueMore = false;
+  /** The running poll or fill, and what is asked of it next. */
   private ticking: Promise<void> | null = null;
+  private wantPoll = false;
+  private wantFill = false;
   private stopped = false;
   private readonly log: (line: string) => void;
 
@@ -55,6 +65,7 @@ export class Dispatcher {
     this.tokenUuid = (me.body as Container)['uuid'];
     if (this.opts.sandboxProblem) this.log(`locks nothing: ${this.opts.sandboxProblem}`);
     else this.opts.backend.prepare?.();
+    if (!this.opts.sandboxProblem) this.opts.backend.onRoom?.(() => this.fillSoon());
     await this.tick();
     this.schedule();
     this.scheduleQuick();
@@ -78,7 +89,8 @@ export class Dispatcher {
 
   private async quickCheck(): Promise<void> {
     if (this.ticking) return;
-    if (this.opts.backend.changed()) return this.tick();
+    // runners ended: their tokens go, and the room goes to the containers in hand
+    if (this.opts.backend.changed()) await this.fillSoon();
     const res = await this.client.request('GET', '/svc/v1/containers', {
       query: {
         filters: [
@@ -104,11 +116,27 @@ export class Dispatcher {
 
   /** One poll; concurrent calls share it. */
   tick(): Promise<void> {
-    if (!this.ticking) {
-      this.ticking = this.poll()
-        .catch((err) => this.log(`poll failed: ${(err as Error).message}`))
-        .finally(() => (this.ticking = null));
-    }
+    this.wantPoll = true;
+    return this.drive();
+  }
+
+  /** Room was freed: the containers in hand that fit start (polls and fills take turns). */
+  private fillSoon(): Promise<void> {
+    this.wantFill = true;
+    return this.drive();
+  }
+
+  private drive(): Promise<void> {
+    this.ticking ??= (async () => {
+      while (this.wantPoll || (this.wantFill && !this.stopped)) {
+        const poll = this.wantPoll;
+        this.wantPoll = false;
+        this.wantFill = false;
+        await (poll ? this.poll() : this.fill()).catch((err) =>
+          this.log(`${poll ? 'poll' : 'fill'} failed: ${(err as Error).message}`),
+        );
+      }
+    })().finally(() => (this.ticking = null));
     return this.ticking;
   }
 
@@ -161,7 +189,7 @@ export class Dispatcher {
       this.log(`backend query failed: ${(err as Error).message}`);
       return;
     }
-    for (const r of backend.ended()) await this.dropToken(r.recordTokenUuid);
+    const dropped = this.dropEnded();
     const mine = await this.list([
       ['locked_by_uuid', '=', this.tokenUuid],
       ['state', 'in', ['Locked', 'Running']],
@@ -176,9 +204,9 @@ export class Dispatcher {
     for (const uuid of runners.keys()) {
       if (!mineByUuid.has(uuid)) await backend.stop(uuid);
     }
-    if (this.opts.sandboxProblem || this.stopped) return;
+    if (this.opts.sandboxProblem || this.stopped) return void (await dropped);
     const active = [...runners.values()].filter((r) => mineByUuid.has(r.uuid));
-    const waiting = new Set<string>();
+    const waiting: Container[] = [];
     // the queue a page at a time, the next one only while there is room: a long queue is not
     // listed whole at every poll (each runner that ends starts one)
     for (let offset = 0; offset < QUEUE_LIMIT; offset += QUEUE_PAGE) {
@@ -191,19 +219,60 @@ export class Dispatcher {
         { limit: QUEUE_PAGE, offset },
       );
       await this.place(page, active, waiting);
+      this.queueMore = page.length === QUEUE_PAGE;
       if (page.length < QUEUE_PAGE || !backend.fitsNow(1, 0, active)) break;
     }
-    this.waiting = waiting;
+    this.keep(waiting);
+    await dropped;
   }
 
-  /** Locks and starts the containers of `queue` that fit beside `active` (which grows). */
+  /**
+   * Room was freed since the last poll: the containers in hand that fit now are locked and
+   * started, with no listing. Runners whose container is no longer this token's count as
+   * running until a poll stops them.
+   */
+  private async fill(): Promise<void> {
+    if (this.opts.sandboxProblem || this.stopped) return;
+    const backend = this.opts.backend;
+    const active = backend.known?.() ?? [...(await backend.list()).values()];
+    const dropped = this.dropEnded();
+    const waiting: Container[] = [];
+    const queue = this.inHand;
+    this.inHand = [];
+    await this.place(queue, active, waiting);
+    this.keep(waiting);
+    // the hand is empty and there is room: the queue's next page, at once
+    if (waiting.length === 0 && this.queueMore && backend.fitsNow(1, 0, active)) {
+      this.wantPoll = true;
+    }
+    await dropped;
+  }
+
+  private keep(waiting: Container[]): void {
+    this.inHand = waiting;
+    this.waiting = new Set(waiting.map((c) => c['uuid'] as string));
+  }
+
+  /** Deletes the scoped tokens of runners that ended (at the same time as other work). */
+  private dropEnded(): Promise<unknown> {
+    return Promise.all(this.opts.backend.ended().map((r) => this.dropToken(r.recordTokenUuid)));
+  }
+
+  /**
+   * Locks and starts the containers of `queue` that fit beside `active` (which grows); the
+   * others go to `waiting`, in order.
+   */
   private async place(
     queue: Container[],
     active: RunnerRecord[],
-    waiting: Set<string>,
+    waiting: Container[],
   ): Promise<void> {
     const backend = this.opts.backend;
     for (const c of queue) {
+      if (this.stopped) {
+        waiting.push(c);
+        continue;
+      }
       const vcpus = Number(c['runtime_constraints']?.['vcpus'] ?? 1);
       const ram = Number(c['runtime_constraints']?.['ram'] ?? 0);
       const never = backend.neverFits(vcpus, ram);
@@ -212,7 +281,7 @@ export class Dispatcher {
         continue;
       }
       if (!backend.fitsNow(vcpus, ram, active)) {
-        waiting.add(c['uuid']);
+        waiting.push(c);
         continue;
       }
       const record = await this.launch(c, vcpus, ram);
@@ -268,7 +337,7 @@ export class Dispatcher {
         ...this.opts.settings,
       };
       const record: RunnerRecord = { uuid, recordTokenUuid, vcpus, ram };
-      await this.opts.backend.start(record, input, c);
+      await this.opts.backend.start(record, input, (locked.body as Container | null) ?? c);
       return record;
     } catch (err) {
       this.log(`cannot start ${uuid}: ${(err as Error).message}`);

@@ -42,8 +42,10 @@ const alive = (state: LocalState): boolean =>
  * Runners as processes of this machine, within MaxVCPUs and MaxRAM. A runner process (a
  * worker) is started ahead of time and runs containers one after another: a container's
  * start then costs no Node.js start. Each container's runner pid is kept in a state file,
- * so that a restarted dispatcher finds the runners it left; the worker renames it to
- * `<uuid>.done` when the container is final.
+ * so that a restarted dispatcher finds the runners it left; the worker writes `<uuid>.ended`
+ * when the command has exited (the slot is free: the worker may take the next container
+ * while it saves this one's output and logs) and renames the state file to `<uuid>.done`
+ * when the container is final.
  */
 export class LocalBackend implements Backend {
   readonly name = 'local';
@@ -54,6 +56,11 @@ export class LocalBackend implements Backend {
   private starting: Promise<ChildProcess> | null = null;
   /** Workers running a container, by container uuid. */
   private readonly busy = new Map<string, ChildProcess>();
+  /** Containers whose command has exited (their runner finishes them; no slot held). */
+  private readonly commandEnded = new Set<string>();
+  private roomListener: () => void = () => undefined;
+  /** Runners the last list found and those started since, until they end. */
+  private readonly knownRunners = new Map<string, RunnerRecord>();
   private closed = false;
 
   constructor(
@@ -84,10 +91,21 @@ export class LocalBackend implements Backend {
     for (const name of readdirSync(join(this.stateDir, 'runners'))) {
       const state = this.read(join(this.stateDir, 'runners', name));
       if (!state) continue;
-      if (name.endsWith('.json') && alive(state)) out.set(state.uuid, state);
-      else if (name.endsWith('.json') || name.endsWith('.done')) this.forget(state);
+      if (name.endsWith('.json') && alive(state)) {
+        const ended =
+          this.commandEnded.has(state.uuid) || existsSync(this.file(state.uuid, 'ended'));
+        out.set(state.uuid, { ...state, commandEnded: ended });
+      } else if (name.endsWith('.json') || name.endsWith('.done')) this.forget(state);
     }
+    this.knownRunners.clear();
+    for (const [uuid, r] of out) this.knownRunners.set(uuid, r);
     return out;
+  }
+
+  known(): RunnerRecord[] {
+    return [...this.knownRunners.values()].map((r) =>
+      this.commandEnded.has(r.uuid) ? { ...r, commandEnded: true } : r,
+    );
   }
 
   neverFits(vcpus: number, ram: number): string | null {
@@ -96,9 +114,16 @@ export class LocalBackend implements Backend {
   }
 
   fitsNow(vcpus: number, ram: number, running: RunnerRecord[]): boolean {
-    const v = running.reduce((n, r) => n + r.vcpus, 0);
-    const m = running.reduce((n, r) => n + r.ram, 0);
+    // a runner whose command has exited holds no slot (after a dispatcher restart that is not
+    // known, and each counts until it ends)
+    const holding = running.filter((r) => !r.commandEnded);
+    const v = holding.reduce((n, r) => n + r.vcpus, 0);
+    const m = holding.reduce((n, r) => n + r.ram, 0);
     return v + vcpus <= this.maxVCPUs && m + ram <= this.maxRAM;
+  }
+
+  onRoom(listener: () => void): void {
+    this.roomListener = listener;
   }
 
   /** Starts a worker ahead of the first container. */
@@ -106,7 +131,11 @@ export class LocalBackend implements Backend {
     this.spare();
   }
 
-  async start(record: RunnerRecord, input: RunnerInput): Promise<void> {
+  async start(
+    record: RunnerRecord,
+    input: RunnerInput,
+    container?: Record<string, unknown>,
+  ): Promise<void> {
     const work = join(this.stateDir, 'work', record.uuid);
     rmSync(work, { recursive: true, force: true });
     mkdirSync(work, { recursive: true, mode: 0o700 });
@@ -115,9 +144,17 @@ export class LocalBackend implements Backend {
     const state: LocalState = { ...record, pid: worker.pid!, started: startTimeOf(worker.pid!)! };
     // the state file comes first: from now on a restarted dispatcher knows this runner
     writeFileSync(stateFile, JSON.stringify(state));
+    this.knownRunners.set(record.uuid, record);
     this.busy.set(record.uuid, worker);
     // the tokens go over the IPC channel (never in arguments or the environment)
-    const msg: WorkerMessage = { kind: 'run', uuid: record.uuid, input, work, stateFile };
+    const msg: WorkerMessage = {
+      kind: 'run',
+      uuid: record.uuid,
+      input,
+      work,
+      stateFile,
+      ...(container ? { container } : {}),
+    };
     worker.send(msg);
     this.spare();
   }
@@ -162,7 +199,8 @@ export class LocalBackend implements Backend {
     // for a worker's answer alive
     child.unref();
     child.on('message', (m: WorkerReply) => {
-      if (m.kind === 'done') this.done(m.uuid, child);
+      if (m.kind === 'free') this.free(m.uuid, child);
+      else if (m.kind === 'done') this.done(m.uuid, child);
     });
     child.once('exit', () => {
       const i = this.idle.indexOf(child);
@@ -170,9 +208,12 @@ export class LocalBackend implements Backend {
       for (const [uuid, w] of this.busy) {
         if (w !== child) continue;
         this.busy.delete(uuid);
+        this.commandEnded.delete(uuid);
+        this.knownRunners.delete(uuid);
         const state = this.read(this.file(uuid)) ?? this.read(this.file(uuid, 'done'));
         if (state) this.forget(state);
       }
+      this.roomListener();
     });
     return new Promise<ChildProcess>((resolve, reject) => {
       child.once('error', reject);
@@ -183,23 +224,47 @@ export class LocalBackend implements Backend {
     });
   }
 
-  /** A worker's container is final: its slot is free and the worker waits for another. */
+  /**
+   * A worker's command has exited: the container's slot is free, and the worker can take
+   * another container while it finishes this one.
+   */
+  private free(uuid: string, worker: ChildProcess): void {
+    if (!this.busy.has(uuid)) return;
+    this.commandEnded.add(uuid);
+    this.release(worker);
+    this.roomListener();
+  }
+
+  /** A worker's container is final: the worker waits for another, unless it already does. */
   private done(uuid: string, worker: ChildProcess): void {
     this.busy.delete(uuid);
+    this.commandEnded.delete(uuid);
+    this.knownRunners.delete(uuid);
     const state = this.read(this.file(uuid, 'done'));
     if (state) this.forget(state);
+    this.release(worker);
+    this.roomListener();
+  }
+
+  /** A worker whose command has exited joins the waiting ones (if it is not there yet). */
+  private release(worker: ChildProcess): void {
+    if (this.idle.includes(worker)) return;
+    // running a command still: not free (a worker runs one command at a time)
+    for (const [uuid, w] of this.busy) if (w === worker && !this.commandEnded.has(uuid)) return;
+    const finishing = [...this.busy.values()].includes(worker);
     // as many waiting workers as containers could run at once; more would only use memory
     if (!this.closed && this.idle.length < Math.max(1, this.maxVCPUs)) this.idle.push(worker);
-    else worker.disconnect();
+    else if (!finishing) worker.disconnect();
   }
 
   /** A runner that is gone: its files, work directory and any cgroups it left go too. */
   private forget(record: RunnerRecord): void {
     const uuid = record.uuid;
+    this.knownRunners.delete(uuid);
     removeLeftoverCgroups(uuid);
     rmSync(join(this.stateDir, 'work', uuid), { recursive: true, force: true });
     // the state file goes last: while it exists, the runner counts as known
-    for (const ext of ['log', 'input', 'done', 'json'])
+    for (const ext of ['log', 'input', 'ended', 'done', 'json'])
       rmSync(this.file(uuid, ext), { force: true });
     const t = this.killTimers.get(uuid);
     if (t) clearTimeout(t);
@@ -220,9 +285,13 @@ export class LocalBackend implements Backend {
     this.killTimers.set(uuid, t);
   }
 
-  /** Signals the runner of `uuid` while it still runs that container. */
+  /**
+   * Signals the runner of `uuid` while it still runs that container's command (once that has
+   * exited, the runner may be running the next container's: that one must not be stopped).
+   */
   private signal(uuid: string, state: LocalState, s: NodeJS.Signals): void {
-    if (!existsSync(this.file(uuid)) || !alive(state)) return;
+    if (!existsSync(this.file(uuid)) || existsSync(this.file(uuid, 'ended')) || !alive(state))
+      return;
     try {
       process.kill(state.pid, s);
     } catch {

@@ -16,6 +16,21 @@ export interface ApiRequester {
 }
 
 /**
+ * The connections of this process, shared by every client: a worker that runs one container
+ * after another keeps its connections to the API open for the next (the token is a header
+ * of each request, not a property of the connection).
+ */
+const agents = new Map<boolean, Agent>();
+function sharedAgent(insecure: boolean): Agent {
+  let agent = agents.get(insecure);
+  if (!agent) {
+    agent = new Agent({ ...(insecure ? { connect: { rejectUnauthorized: false } } : {}) });
+    agents.set(insecure, agent);
+  }
+  return agent;
+}
+
+/**
  * A small HTTP client of the public API for the runner: the typed client loads the whole
  * contract at start, which a runner started for every container does not need (start-up time
  * counts toward commit → Running).
@@ -30,7 +45,7 @@ export class ApiClient implements ApiRequester {
     insecure = false,
   ) {
     this.baseUrl = (/^https?:\/\//i.test(host) ? host : `https://${host}`).replace(/\/+$/, '');
-    this.agent = new Agent({ ...(insecure ? { connect: { rejectUnauthorized: false } } : {}) });
+    this.agent = sharedAgent(insecure);
   }
 
   async request(method: string, path: string, opts: { json?: unknown } = {}): Promise<ApiAnswer> {
@@ -63,9 +78,5 @@ export class ApiClient implements ApiRequester {
         await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
       }
     }
-  }
-
-  close(): Promise<void> {
-    return this.agent.close();
   }
 }

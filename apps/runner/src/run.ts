@@ -32,13 +32,19 @@ class Run {
   private engineOom = false;
   /** podman or docker (execution.md §1), or null for bubblewrap. */
   private readonly engine: OciEngine | null;
+  /** Settles once the command has exited (or will never start): its CPU and RAM are free. */
+  readonly commandEnded: Promise<void>;
+  private endCommand: () => void = () => undefined;
 
   constructor(
     readonly uuid: string,
     readonly input: RunnerInput,
     readonly work: string,
+    /** The container record as the dispatcher's lock answered it, when it was handed over. */
+    readonly locked: Container | null = null,
   ) {
     this.engine = input.engine === 'podman' || input.engine === 'docker' ? input.engine : null;
+    this.commandEnded = new Promise<void>((r) => (this.endCommand = r));
     this.admin = new ApiClient(input.apiHost, input.recordToken, input.insecure);
     const own = new ApiClient(input.apiHost, input.containerToken, input.insecure);
     this.store = new CollectionStore(own);
@@ -54,12 +60,6 @@ class Run {
   /** The engine's name of the container. */
   private get ociName(): string {
     return `svc-${this.uuid}`;
-  }
-
-  /** Closes the API connections (a long-lived runner runs many containers). */
-  close(): void {
-    void this.admin.close();
-    void (this.store.client as ApiClient).close();
   }
 
   note(text: string): void {
@@ -345,6 +345,9 @@ class Run {
     usageLog.end();
     fds.forEach((fd) => closeSync(fd));
     this.note(`command exited with code ${code}`);
+    // the sandbox's pid namespace ended with the command: its CPU and RAM are free while the
+    // output and logs are saved (the cgroups stay until then, for the memory check)
+    this.endCommand();
     return code;
   }
 
@@ -356,9 +359,10 @@ class Run {
   }
 
   async run(): Promise<number> {
-    // the record and the secret mounts in one round trip
+    // the record (unless the dispatcher handed over its lock's answer) and the secret mounts
+    // in one round trip
     const [first, secrets] = await Promise.all([
-      this.container(),
+      this.locked ?? this.container(),
       this.store.client.request('GET', `/svc/v1/containers/${this.uuid}/secret_mounts`),
     ]);
     let c = first;
@@ -367,17 +371,20 @@ class Run {
     this.note(`runner started for container ${this.uuid} (pid ${process.pid})`);
     try {
       const image = await this.loadImage(c['container_image']);
+      if (this.stopReason) throw new ContainerError('cancelled before start');
       const secretMounts =
         secrets.status === 200 ? ((secrets.body as Json)['secret_mounts'] ?? {}) : {};
-      const mounts = await prepareMounts(
-        this.store,
-        this.work,
-        c['mounts'] ?? {},
-        secretMounts,
-        c['output_path'],
-      );
+      // Running once the image is ready (§3.2); the mounts are made meanwhile, and both have
+      // settled before anything else happens
+      const [prepared, running] = await Promise.allSettled([
+        prepareMounts(this.store, this.work, c['mounts'] ?? {}, secretMounts, c['output_path']),
+        this.update({ state: 'Running', runtime_status: { activity: 'running' } }),
+      ]);
+      if (running.status === 'rejected') throw running.reason;
+      if (prepared.status === 'rejected') throw prepared.reason;
+      const mounts = prepared.value;
+      c = running.value;
       if (this.stopReason) throw new ContainerError('cancelled before start');
-      c = await this.update({ state: 'Running', runtime_status: { activity: 'running' } });
       // the first save comes after LogUpdatePeriod (or at the end of a shorter run)
       const code = await this.exec(c, image, mounts);
       if (this.stopReason === 'maxrun') {
@@ -459,6 +466,7 @@ class Run {
       return err instanceof ContainerError ? 0 : 1;
     } finally {
       this.cgroups?.remove();
+      this.endCommand();
     }
   }
 }
@@ -466,17 +474,29 @@ class Run {
 /** A container being run: `stop()` cancels it (SIGTERM's meaning, §3.7). */
 export interface ContainerRun {
   stop(): void;
+  /**
+   * Settles when the command has exited (or never started): what remains, saving the output
+   * and logs and the final update, needs none of the container's CPU or RAM.
+   */
+  commandEnded: Promise<void>;
   /** The runner's exit code for this container, once it is final and `work` is removed. */
   done: Promise<number>;
 }
 
-/** Starts running container `uuid` in `work` (removed at the end). */
-export function startContainer(uuid: string, input: RunnerInput, work: string): ContainerRun {
+/**
+ * Starts running container `uuid` in `work` (removed at the end); `locked` is the container
+ * record the dispatcher's lock answered, when it hands it over (then it is not read again).
+ */
+export function startContainer(
+  uuid: string,
+  input: RunnerInput,
+  work: string,
+  locked: Json | null = null,
+): ContainerRun {
   mkdirSync(work, { recursive: true });
-  const run = new Run(uuid, input, work);
+  const run = new Run(uuid, input, work, locked);
   const done = run.run().finally(() => {
-    run.close();
     rmSync(work, { recursive: true, force: true });
   });
-  return { stop: () => run.stop('cancel'), done };
+  return { stop: () => run.stop('cancel'), commandEnded: run.commandEnded, done };
 }

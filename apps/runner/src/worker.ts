@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { renameSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { startContainer, type ContainerRun } from './run';
-import type { WorkerMessage } from './worker-protocol';
+import type { WorkerMessage, WorkerReply } from './worker-protocol';
 
 /**
  * `svc-runner-worker`: a runner that the local dispatcher starts ahead of time and hands
@@ -9,45 +9,67 @@ import type { WorkerMessage } from './worker-protocol';
  * environment). Starting Node.js and loading the runner costs more than a short container's
  * whole run, so a slot's runner is started once, not once per container.
  *
- * When a container ends, its state file (`<uuid>.json`, written by the dispatcher) becomes
- * `<uuid>.done`, then the dispatcher is told. A worker whose dispatcher is gone (the channel
- * closed) finishes its container and exits; so does one sent SIGTERM.
+ * When a container's command has exited the worker writes `<uuid>.ended` beside its state
+ * file and says `free`: its CPU and RAM are free, and the worker takes the next container
+ * while it saves the last one's output and logs.
+ * When a container is final, its state file (`<uuid>.json`, written by the dispatcher)
+ * becomes `<uuid>.done`, then the dispatcher is told `done`. A worker whose dispatcher is
+ * gone (the channel closed) finishes its containers and exits; so does one sent SIGTERM.
  */
-let current: { uuid: string; run: ContainerRun } | null = null;
+const runs = new Map<string, ContainerRun>();
+/** The container whose command runs now (one at a time), or null. */
+let commandOf: string | null = null;
 let leaving = false;
+
+const reply = (m: WorkerReply): void => {
+  if (process.connected) process.send?.(m);
+};
 
 function leave(): void {
   leaving = true;
-  if (current) current.run.stop();
-  else process.exit(0);
+  if (runs.size === 0) process.exit(0);
+  for (const run of runs.values()) run.stop();
 }
 
 process.on('message', (msg: WorkerMessage) => {
   if (msg.kind === 'stop') {
-    if (current?.uuid === msg.uuid) current.run.stop();
+    runs.get(msg.uuid)?.stop();
     return;
   }
-  if (current || leaving) return; // the dispatcher hands out one container at a time
-  const run = startContainer(msg.uuid, msg.input, msg.work);
-  current = { uuid: msg.uuid, run };
+  if (commandOf || leaving) return; // the dispatcher hands out one command at a time
+  const run = startContainer(msg.uuid, msg.input, msg.work, msg.container ?? null);
+  runs.set(msg.uuid, run);
+  commandOf = msg.uuid;
+  void run.commandEnded.then(() => {
+    if (commandOf === msg.uuid) commandOf = null;
+    if (!runs.has(msg.uuid)) return;
+    try {
+      // for a restarted dispatcher: this runner holds no slot any more
+      writeFileSync(msg.stateFile.replace(/\.json$/, '.ended'), '');
+    } catch {
+      /* the dispatcher already forgot it */
+    }
+    reply({ kind: 'free', uuid: msg.uuid });
+  });
   void run.done
     .catch((err: Error) => {
       process.stderr.write(`runner: ${err.stack ?? err}\n`);
       return 1;
     })
     .then((code) => {
-      current = null;
+      runs.delete(msg.uuid);
+      if (commandOf === msg.uuid) commandOf = null;
       try {
         renameSync(msg.stateFile, msg.stateFile.replace(/\.json$/, '.done'));
       } catch {
         /* the dispatcher already forgot it */
       }
-      if (process.connected) process.send?.({ kind: 'done', uuid: msg.uuid, code });
-      if (leaving || !process.connected) process.exit(0);
+      reply({ kind: 'done', uuid: msg.uuid, code });
+      if (runs.size === 0 && (leaving || !process.connected)) process.exit(0);
     });
 });
 process.on('disconnect', () => {
-  if (!current) process.exit(0);
+  if (runs.size === 0) process.exit(0);
   leaving = true;
 });
 process.on('SIGTERM', leave);
