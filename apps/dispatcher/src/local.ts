@@ -50,6 +50,8 @@ const alive = (state: LocalState): boolean =>
 export class LocalBackend implements Backend {
   readonly name = 'local';
   private readonly gone: RunnerRecord[] = [];
+  /** Runners being cleaned up after they ended (forget), by container uuid. */
+  private readonly forgetting = new Set<string>();
   private readonly killTimers = new Map<string, NodeJS.Timeout>();
   /** Workers waiting for a container, and the one being started. */
   private readonly idle: ChildProcess[] = [];
@@ -257,19 +259,26 @@ export class LocalBackend implements Backend {
     else if (!finishing) worker.disconnect();
   }
 
-  /** A runner that is gone: its files, work directory and any cgroups it left go too. */
+  /**
+   * A runner that is gone: its cgroups (once what it left in them has died), then its work
+   * directory and files go too. Until its state file is removed, last, a restarted dispatcher
+   * would find it and finish the job.
+   */
   private forget(record: RunnerRecord): void {
     const uuid = record.uuid;
+    if (this.forgetting.has(uuid)) return;
+    this.forgetting.add(uuid);
     this.knownRunners.delete(uuid);
-    removeLeftoverCgroups(uuid);
-    rmSync(join(this.stateDir, 'work', uuid), { recursive: true, force: true });
-    // the state file goes last: while it exists, the runner counts as known
-    for (const ext of ['log', 'input', 'ended', 'done', 'json'])
-      rmSync(this.file(uuid, ext), { force: true });
     const t = this.killTimers.get(uuid);
     if (t) clearTimeout(t);
     this.killTimers.delete(uuid);
     this.gone.push(record);
+    void removeLeftoverCgroups(uuid).then(() => {
+      rmSync(join(this.stateDir, 'work', uuid), { recursive: true, force: true });
+      for (const ext of ['log', 'input', 'ended', 'done', 'json'])
+        rmSync(this.file(uuid, ext), { force: true });
+      this.forgetting.delete(uuid);
+    });
   }
 
   async stop(uuid: string): Promise<void> {

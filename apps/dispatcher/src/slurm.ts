@@ -78,7 +78,7 @@ export class SlurmBackend implements Backend {
       else {
         rmSync(this.file(r.uuid), { force: true });
         rmSync(join(this.opts.stateDir, 'work', r.uuid), { recursive: true, force: true });
-        removeLeftoverCgroups(r.uuid);
+        void removeLeftoverCgroups(r.uuid);
         const t = this.stopping.get(r.uuid);
         if (t) clearTimeout(t);
         this.stopping.delete(r.uuid);

@@ -129,11 +129,28 @@ export class Cgroups {
   }
 }
 
+/** Kills what is still in a group, then removes it; false while a process is still leaving it. */
+function tryRemove(dir: string): boolean {
+  try {
+    for (const l of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n')) {
+      if (l) process.kill(Number(l), 'SIGKILL');
+    }
+    rmdirSync(dir);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
 /**
  * Removes the groups a runner of container `uuid` left behind (a runner killed before its
- * own cleanup), killing what is still in them.
+ * own cleanup), killing what is still in them. A killed process takes a moment to leave its
+ * group, longer on a busy machine, so each group is tried again every 50 ms for up to
+ * `patienceMs` without blocking the caller; resolves false if one was still there then.
  */
-export function removeLeftoverCgroups(uuid: string): void {
+export async function removeLeftoverCgroups(uuid: string, patienceMs = 30_000): Promise<boolean> {
+  const deadline = Date.now() + patienceMs;
+  let removed = true;
   for (const controller of ['memory', 'cpu', 'cpuacct']) {
     const base = join(V1, controller, 'svc');
     let names: string[];
@@ -143,22 +160,14 @@ export function removeLeftoverCgroups(uuid: string): void {
       continue;
     }
     for (const n of names) {
-      const dir = join(base, n);
-      try {
-        for (const l of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n')) {
-          if (l) process.kill(Number(l), 'SIGKILL');
-        }
-      } catch {
-        /* gone */
-      }
-      for (let i = 0; i < 20; i++) {
-        try {
-          rmdirSync(dir);
+      while (!tryRemove(join(base, n))) {
+        if (Date.now() >= deadline) {
+          removed = false;
           break;
-        } catch {
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
         }
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
   }
+  return removed;
 }
