@@ -17,9 +17,11 @@
 // BENCH_QUEUE / BENCH_SLOTS seconds. Then, when Slurm is installed, BENCH_SLURM_RUNS
 // (default 5; 0 skips it) `true` containers through a single-node Slurm of their own.
 // Targets: commit → Running p50 ≤ 1 s with the image cached (Slurm ≤ 3 s); the queue within
-// 1.25× the ideal. BENCH_CPU_PROF=<dir> keeps CPU profiles of the server and dispatchers.
-// BENCH_LOG=<file> (with BENCH_LOG_LEVEL=info) keeps the server's request
-// lines, to see where a container's requests go.
+// 1.25× the ideal. queue_cpu_floor_ratio is the least ratio the machine's CPUs allow at the
+// measured CPU per container (all processes: server, PostgreSQL, dispatcher, runners).
+// BENCH_CPU_PROF=<dir> keeps CPU profiles of the server and dispatchers. BENCH_LOG=<file>
+// (with BENCH_LOG_LEVEL=info) keeps the server's request lines, to see where a container's
+// requests go.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -32,7 +34,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adminQuery, createBenchDatabase, runMain } from './lib/database.mjs';
 
@@ -216,6 +218,10 @@ async function queueRun(client, image, startDispatcher, meter) {
   const cpuMs = cpu.stop(QUEUE);
   await dispatcher.stop();
   const ideal = QUEUE / slots;
+  // What the CPUs allow: at the CPU one container costs, the machine finishes at most
+  // cpus × 1000 / cost containers a second; `slots` one-second containers need `slots` a second.
+  const perContainer = Object.values(cpuMs).reduce((a, b) => a + b, 0);
+  const allowed = (cpus().length * 1000) / perContainer;
   return {
     queue_containers: QUEUE,
     queue_slots: slots,
@@ -223,6 +229,7 @@ async function queueRun(client, image, startDispatcher, meter) {
     queue_ideal_seconds: ideal,
     queue_ratio: Math.round((seconds / ideal) * 100) / 100,
     queue_cpu_ms_per_container: cpuMs,
+    queue_cpu_floor_ratio: Math.max(1, Math.round((slots / allowed) * 100) / 100),
     load_average: loadavg().map((x) => Math.round(x * 100) / 100),
   };
 }
