@@ -277,7 +277,8 @@ export class Generator {
    * Groups 1..projects are projects (1..topLevel owned by a random user, the others by a random
    * earlier project: trees), then `roles` roles (owned by the system user), then `filters`
    * filter groups (owned by users). `trashedShare` of projects are trashed (a few more have a
-   * future trash_at).
+   * future trash_at), within the last 10 days: none is past its delete_at (14 days on), so the
+   * server's trash sweep deletes nothing while a benchmark measures.
    */
   async groups({ projects, topLevel, roles, filters, trashedShare = 0.005 }) {
     const c = this.c;
@@ -314,7 +315,7 @@ export class Generator {
                               ELSE ${groupUuid(c, `1 + floor(random() * (g - 1))::int`)} END AS owner,
                          ${userUuid(c, `1 + floor(random() * ${U})::int`)} AS mod_by,
                          CASE WHEN klass <> 'project' THEN NULL
-                              WHEN r < ${trashedShare} THEN now() - random() * interval '60 days'
+                              WHEN r < ${trashedShare} THEN now() - random() * interval '10 days'
                               WHEN r < ${trashedShare * 1.2} THEN now() + random() * interval '60 days' END AS trash
                     FROM (SELECT g, random() AS r,
                                  CASE WHEN g <= ${projects} THEN 'project'
@@ -368,7 +369,7 @@ export class Generator {
                          ${manifest} AS man,
                          CASE WHEN random() < 0.1 THEN 2 + floor(random() * 2)::int END AS repl,
                          CASE WHEN random() < 0.1 THEN '["default", "archive"]'::jsonb ELSE '["default"]'::jsonb END AS classes,
-                         CASE WHEN r7 < 0.01 THEN now() - random() * interval '60 days'
+                         CASE WHEN r7 < 0.01 THEN now() - random() * interval '10 days'
                               WHEN r7 < 0.012 THEN now() + random() * interval '60 days' END AS trash
                     FROM (SELECT i, random() AS r1, random() AS r2, random() AS r3, random() AS r4, random() AS r5,
                                  random() AS r6, random() AS r7,
