@@ -1,6 +1,5 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { SHAPES, federatedUser, useFederation } from '../harness/federation';
+import { capturingLogger } from '../harness/log-capture';
 
 /**
  * A federated list's calls to every cluster carry the caller's request id
@@ -8,18 +7,8 @@ import { SHAPES, federatedUser, useFederation } from '../harness/federation';
  * finds the request in the logs of every cluster it reached.
  */
 describe.each(SHAPES)('request ids of a federated list (%s)', (shape) => {
-  const lines: Record<string, unknown>[] = [];
-  const capture = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      done();
-    },
-  });
-  const f = useFederation(shape, ['home1', 'rmt02'], {
-    logger: pino({ level: 'info' }, capture),
-  });
+  const { logger, lines } = capturingLogger();
+  const f = useFederation(shape, ['home1', 'rmt02'], { logger });
 
   let user: Awaited<ReturnType<typeof federatedUser>>;
   beforeAll(async () => {

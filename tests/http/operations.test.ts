@@ -4,22 +4,13 @@
  * request with its route template and never a secret, and a 500's line with the client's
  * error_token.
  */
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { useDeployment } from '../harness/deployment';
+import { capturingLogger } from '../harness/log-capture';
 
 const MANAGEMENT_TOKEN = 'managementTokenOfTheOperationsTest0000';
 
 /** Every JSON line the servers of this file log. */
-const lines: Record<string, unknown>[] = [];
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const line of chunk.toString('utf8').split('\n')) {
-      if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-    }
-    done();
-  },
-});
+const { logger, lines } = capturingLogger();
 
 const d = useDeployment({
   clusters: ['home1', 'rmt02'],
@@ -27,7 +18,7 @@ const d = useDeployment({
   configure: (id, c) => {
     if (id === 'home1') c['ManagementToken'] = MANAGEMENT_TOKEN;
   },
-  logger: pino({ level: 'info' }, capture),
+  logger,
 });
 
 const management = (path: string, token: string | null = MANAGEMENT_TOKEN) =>
