@@ -273,12 +273,15 @@ export class LocalBackend implements Backend {
     if (t) clearTimeout(t);
     this.killTimers.delete(uuid);
     this.gone.push(record);
-    void removeLeftoverCgroups(uuid).then(() => {
-      rmSync(join(this.stateDir, 'work', uuid), { recursive: true, force: true });
-      for (const ext of ['log', 'input', 'ended', 'done', 'json'])
-        rmSync(this.file(uuid, ext), { force: true });
-      this.forgetting.delete(uuid);
-    });
+    void removeLeftoverCgroups(uuid)
+      .then(() => {
+        rmSync(join(this.stateDir, 'work', uuid), { recursive: true, force: true });
+        for (const ext of ['log', 'input', 'ended', 'done', 'json'])
+          rmSync(this.file(uuid, ext), { force: true });
+      })
+      // what could not be removed now is found and removed again by a later list()
+      .catch(() => undefined)
+      .finally(() => this.forgetting.delete(uuid));
   }
 
   async stop(uuid: string): Promise<void> {
