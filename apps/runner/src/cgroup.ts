@@ -86,6 +86,8 @@ export class Cgroups {
    * counts a kill (oom_kill) in the group whose process it killed; podman and docker put the
    * container in a group of their own below this one and remove it when the container ends, so
    * for them the sign left here is a SIGKILL (137) while this group's peak reached its limit.
+   * (A command that fills the page cache up to its limit and then SIGKILLs itself would read the
+   * same.)
    */
   killedForMemory(exitCode: number | null): boolean {
     if (this.oomKilled()) return true;
