@@ -111,32 +111,41 @@ export class Cgroups {
 
   /** Kills what is left and removes the groups. */
   remove(): void {
-    for (const pid of this.pids()) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
     for (const d of this.dirs) {
-      for (let i = 0; i < 20; i++) {
-        try {
-          rmdirSync(d);
-          break;
-        } catch {
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-        }
+      for (let i = 0; i < 20 && !tryRemove(d); i++) {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
       }
     }
   }
 }
 
-/** Kills what is still in a group, then removes it; false while a process is still leaving it. */
+const killQuietly = (pid: number): void => {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+};
+
+/**
+ * Kills what is still in a group and in the groups below it, then removes them, deepest first
+ * (podman and docker make groups of their own below the runner's: the container's and
+ * conmon's); false while a process is still leaving one.
+ */
 function tryRemove(dir: string): boolean {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+  let below = true;
+  for (const e of entries) if (e.isDirectory() && !tryRemove(join(dir, e.name))) below = false;
   try {
     for (const l of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n')) {
-      if (l) process.kill(Number(l), 'SIGKILL');
+      if (l) killQuietly(Number(l));
     }
+    if (!below) return false;
     rmdirSync(dir);
     return true;
   } catch (err) {
