@@ -17,12 +17,22 @@ export interface ItemLine {
 
 const stringOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-export function toItemLines(items: readonly unknown[]): string {
-  const keys = items.map((i) => {
+/** Each item with what a federated list filters and sorts by, and its JSON text. */
+export function itemLinesOf(items: readonly unknown[]): ItemLine[] {
+  return items.map((i) => {
     const o = (typeof i === 'object' && i !== null ? i : {}) as Record<string, unknown>;
-    return [stringOrNull(o['uuid']), stringOrNull(o['modified_at'])];
+    return {
+      uuid: stringOrNull(o['uuid']),
+      modifiedAt: stringOrNull(o['modified_at']),
+      json: toJson(i),
+    };
   });
-  return [JSON.stringify(keys), ...items.map((i) => toJson(i))].join('\n');
+}
+
+export function toItemLines(items: readonly unknown[]): string {
+  const lines = itemLinesOf(items);
+  const keys = lines.map((l) => [l.uuid, l.modifiedAt]);
+  return [JSON.stringify(keys), ...lines.map((l) => l.json)].join('\n');
 }
 
 /** The items of a page written by toItemLines; throws on anything else. */

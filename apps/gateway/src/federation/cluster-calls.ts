@@ -1,6 +1,6 @@
 import { encodeCall, type Endpoint } from '@svc/contract';
 import { ApiError, BadGatewayError } from '@svc/errors';
-import { toJson, type ItemLine } from '@svc/http-kit';
+import { itemLinesOf, toJson, type ItemLine } from '@svc/http-kit';
 import type { Identity } from '@svc/ids';
 import type { CoreJson, Identities } from './identities';
 import { identityForCall } from './identity';
@@ -46,15 +46,6 @@ export interface ClusterAnswer {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const stringOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
-/** A list page's items read from JSON (another deployment's answer). */
-const linesOf = (items: readonly unknown[]): ItemLine[] =>
-  items.map((i) => ({
-    uuid: isObj(i) ? stringOrNull(i['uuid']) : null,
-    modifiedAt: isObj(i) ? stringOrNull(i['modified_at']) : null,
-    json: toJson(i),
-  }));
 
 /**
  * Another cluster's collections with their signatures as `+R<cluster>-` (storage.md §7): only
@@ -64,6 +55,8 @@ const linesFromCluster = (items: readonly ItemLine[], cluster: string): ItemLine
   items.map((i) =>
     i.json.includes('+A') ? { ...i, json: toJson(fromCluster(JSON.parse(i.json), cluster)) } : i,
   );
+
+const idOf = (endpoint: Endpoint): string => `svc.${endpoint.resource}.${endpoint.name}`;
 
 const asForm = (options: Record<string, unknown>): Record<string, string> =>
   Object.fromEntries(
@@ -109,19 +102,16 @@ export class ClusterCalls {
     caller: Caller,
     signal?: AbortSignal,
   ): Promise<ClusterAnswer> {
-    const token =
-      caller.token === null ? null : tokenFor(cluster, this.deps.home, caller.token, caller.v2Form);
-    const id = `svc.${endpoint.resource}.${endpoint.name}`;
     if (this.deps.cores.has(cluster)) {
-      const identity: Identity = await this.deps.identities.forCluster(cluster, token, null);
       return this.deps.coreJson(
         cluster,
-        id,
+        idOf(endpoint),
         options,
-        identityForCall(identity, endpoint, null, token),
+        await this.coreIdentity(cluster, endpoint, caller),
         caller.requestId,
       );
     }
+    const token = this.tokenAt(cluster, caller);
     const gateway = this.deps.remotes.from(this.deps.home, cluster);
     if (signal?.aborted) throw new ApiError(499, 'cancelled');
     const forwarded = { ...options, forwarded_for: this.deps.home };
@@ -168,7 +158,7 @@ export class ClusterCalls {
     }
     if (answer.items) return answer.items;
     const items = isObj(answer.body) ? answer.body['items'] : undefined;
-    return linesOf(Array.isArray(items) ? items : []);
+    return itemLinesOf(Array.isArray(items) ? items : []);
   }
 
   private async linesFromCore(
@@ -177,19 +167,34 @@ export class ClusterCalls {
     options: Record<string, unknown>,
     caller: Caller,
   ): Promise<ClusterAnswer & { items?: ItemLine[] }> {
-    const token =
-      caller.token === null ? null : tokenFor(cluster, this.deps.home, caller.token, caller.v2Form);
-    const identity: Identity = await this.deps.identities.forCluster(cluster, token, null);
     const sibling = cluster !== this.deps.home && carriesManifests(endpoint);
     const answer = await this.deps.coreLines(
       cluster,
-      `svc.${endpoint.resource}.${endpoint.name}`,
+      idOf(endpoint),
       sibling ? { ...toCluster(options, cluster) } : options,
-      identityForCall(identity, endpoint, null, token),
+      await this.coreIdentity(cluster, endpoint, caller),
       caller.requestId,
     );
     return sibling && answer.items
       ? { ...answer, items: linesFromCluster(answer.items, cluster) }
       : answer;
+  }
+
+  /** The caller's token as `cluster` takes it (salted for a cluster other than home). */
+  private tokenAt(cluster: string, caller: Caller): string | null {
+    return caller.token === null
+      ? null
+      : tokenFor(cluster, this.deps.home, caller.token, caller.v2Form);
+  }
+
+  /** The identity a core of this deployment is called with for the caller. */
+  private async coreIdentity(
+    cluster: string,
+    endpoint: Endpoint,
+    caller: Caller,
+  ): Promise<Identity> {
+    const token = this.tokenAt(cluster, caller);
+    const identity = await this.deps.identities.forCluster(cluster, token, null);
+    return identityForCall(identity, endpoint, null, token);
   }
 }

@@ -1,5 +1,5 @@
 import type { Config } from '@svc/config';
-import { ProofSigner, proofKey, randomAlnum } from '@svc/ids';
+import { ProofSigner, proofKey, requestIdFrom } from '@svc/ids';
 import type { ValidToken } from '../auth/authenticate';
 import { TokenCache } from '../auth/token-cache';
 import { CoreClient } from '../core-client';
@@ -32,34 +32,31 @@ export function composeFederation(
   }
   const topology = topologyOf(config);
   const homeCore = cores.get(topology.home)!;
-  const coreJson: CoreJson = async (cluster, endpointId, options, identity, requestId) => {
-    const answer = await cores
-      .get(cluster)!
-      .call(
-        endpointId,
-        JSON.stringify({ identity, options }),
-        requestId ?? `req-${randomAlnum(20)}`,
-      );
-    const text = await answer.body.text();
+  // a core's answer, parsed (null when it is not JSON: the caller reports the status)
+  const jsonAnswer = (status: number, text: string) => {
     try {
-      return { status: answer.statusCode, body: JSON.parse(text) as unknown };
+      return { status, body: JSON.parse(text) as unknown };
     } catch {
-      return { status: answer.statusCode, body: null };
+      return { status, body: null };
     }
   };
+  const askCore = async (cluster: string, endpointId: string, body: object, requestId: string) => {
+    const answer = await cores.get(cluster)!.call(endpointId, JSON.stringify(body), requestId);
+    return { answer, text: await answer.body.text() };
+  };
+  const coreJson: CoreJson = async (cluster, endpointId, options, identity, requestId) => {
+    // internal calls with no caller get a fresh id of the same form
+    const id = requestIdFrom(requestId);
+    const { answer, text } = await askCore(cluster, endpointId, { identity, options }, id);
+    return jsonAnswer(answer.statusCode, text);
+  };
   const coreLines: CoreLines = async (cluster, endpointId, options, identity, requestId) => {
-    const answer = await cores
-      .get(cluster)!
-      .call(endpointId, JSON.stringify({ identity, options, lines: true }), requestId);
-    const text = await answer.body.text();
+    const body = { identity, options, lines: true };
+    const { answer, text } = await askCore(cluster, endpointId, body, requestId);
     if (answer.statusCode === 200 && answer.headers['content-type'] === ITEM_LINES_TYPE) {
       return { status: 200, body: null, items: fromItemLines(text) };
     }
-    try {
-      return { status: answer.statusCode, body: JSON.parse(text) as unknown };
-    } catch {
-      return { status: answer.statusCode, body: null };
-    }
+    return jsonAnswer(answer.statusCode, text);
   };
   const cache = new TokenCache();
   const remotes = new RemoteGateways(config);
