@@ -36,7 +36,8 @@ import {
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { adminQuery, createBenchDatabase, runMain } from './lib/database.mjs';
+import { createBenchDatabase, runMain } from './lib/database.mjs';
+import { backendPids, processCpuMs, profiling } from './lib/processes.mjs';
 
 const require = createRequire(import.meta.url);
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
@@ -48,10 +49,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const QUEUE = Number(process.env.BENCH_QUEUE ?? 1000);
 const SLOTS = Number(process.env.BENCH_SLOTS ?? 32);
 const ROOT_TOKEN = 'executionBenchRootToken0000000000000000';
-// BENCH_CPU_PROF=<dir>: the server and the dispatchers write CPU profiles there as they exit
-const profArgs = process.env.BENCH_CPU_PROF
-  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-  : [];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
@@ -93,18 +90,6 @@ function sampleRunners() {
   }
 }
 
-/** CPU seconds of a process and its reaped children (/proc/<pid>/stat), or 0 when gone. */
-function cpuSeconds(pid, children = true) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const own = Number(f[11]) + Number(f[12]);
-    return (children ? own + Number(f[13]) + Number(f[14]) : own) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * CPU used during the queue phase by the server, its PostgreSQL sessions, the dispatcher and
  * the runners (with the sandboxes and commands they reaped): sampled while it runs, since
@@ -132,7 +117,7 @@ function cpuMeter(serverPid, pgPids) {
     for (const [group, pids] of groups) {
       for (const pid of pids) {
         // a dispatcher's reaped children are its runners, counted as such
-        const t = cpuSeconds(pid, group !== 'dispatcher');
+        const t = (processCpuMs(pid, { children: group !== 'dispatcher' }) ?? 0) / 1000;
         if (t === 0) continue;
         const p = peak.get(`${group}:${pid}`);
         if (p) p[2] = Math.max(p[2], t);
@@ -323,17 +308,21 @@ function writeConfig(data, port, dbUrl) {
 
 /** `svc-dispatcher` for the cluster; `stop()` ends it (its runners finish first). */
 function dispatcherProcess(url, token, stateDir, more = {}) {
-  const child = spawn(process.execPath, [...profArgs, join(root, 'apps/dispatcher/dist/main.js')], {
-    env: {
-      PATH: process.env.PATH,
-      SVC_API_HOST: url,
-      SVC_API_TOKEN: token,
-      SVC_DISPATCH_DIR: stateDir,
-      SVC_DISPATCH_BACKEND: 'local',
-      ...more,
+  const child = spawn(
+    process.execPath,
+    [...profiling('dispatcher'), join(root, 'apps/dispatcher/dist/main.js')],
+    {
+      env: {
+        PATH: process.env.PATH,
+        SVC_API_HOST: url,
+        SVC_API_TOKEN: token,
+        SVC_DISPATCH_DIR: stateDir,
+        SVC_DISPATCH_BACKEND: 'local',
+        ...more,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const exited = new Promise((r) => child.once('exit', r));
   return {
     stop: () => {
@@ -352,19 +341,20 @@ async function main() {
   // the server's PostgreSQL sessions (their CPU counts too), looked up now and then
   let sessions = [];
   const refreshSessions = async () => {
-    if (db)
-      sessions = (
-        await adminQuery('SELECT pid FROM pg_stat_activity WHERE datname = $1', [db.name])
-      ).rows.map((r) => r.pid);
+    if (db) sessions = await backendPids([db.name]);
   };
-  const server = spawn(process.execPath, [...profArgs, join(root, 'apps/launcher/dist/main.js')], {
-    env: {
-      ...process.env,
-      SVC_CONFIG: writeConfig(data, port, dbUrl),
-      SVC_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+  const server = spawn(
+    process.execPath,
+    [...profiling('server'), join(root, 'apps/launcher/dist/main.js')],
+    {
+      env: {
+        ...process.env,
+        SVC_CONFIG: writeConfig(data, port, dbUrl),
+        SVC_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   let dispatcher = null;
   const serverExited = new Promise((r) => server.once('exit', r));
   const cleanup = async () => {

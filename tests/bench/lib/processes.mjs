@@ -44,7 +44,7 @@ const OVERRIDES = new Set([
 ]);
 
 // BENCH_CPU_PROF=<dir>: every process under `node --cpu-prof`, its profile written into <dir>.
-function profiling(name) {
+export function profiling(name) {
   const dir = process.env.BENCH_CPU_PROF;
   if (!dir) return [];
   mkdirSync(dir, { recursive: true });
@@ -182,12 +182,16 @@ export async function startProcessDeployment(clusters) {
 
 const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
 
-/** CPU milliseconds (user + system) a process has used so far; null once it is gone. */
-export function processCpuMs(pid) {
+/**
+ * CPU milliseconds (user + system) a process has used so far, with `children` also those of
+ * the children it has reaped; null once it is gone.
+ */
+export function processCpuMs(pid, { children = false } = {}) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * TICK_MS;
+    const reaped = children ? Number(f[13]) + Number(f[14]) : 0;
+    return (Number(f[11]) + Number(f[12]) + reaped) * TICK_MS;
   } catch {
     return null;
   }
