@@ -37,9 +37,10 @@ export class Dispatcher {
   private tokenUuid = '';
   private timer: NodeJS.Timeout | null = null;
   private quickTimer: NodeJS.Timeout | null = null;
-  /** Queued containers the last poll left waiting (no room): a quick check skips them. */
-  private waiting = new Set<string>();
-  /** Those containers, in queue order: room freed between polls goes to them first. */
+  /**
+   * Queued containers the last poll or fill left waiting (no room), in queue order: room freed
+   * between polls goes to them first, and a quick check skips them.
+   */
   private inHand: Container[] = [];
   /** Whether the last listing of the queue ended with a full page (there may be more). */
   private queueMore = false;
@@ -104,7 +105,7 @@ export class Dispatcher {
       },
     });
     const top = (res.body as { items?: Container[] })?.items?.[0]?.['uuid'];
-    if (res.status === 200 && top && !this.waiting.has(top)) await this.tick();
+    if (res.status === 200 && top && !this.inHand.some((c) => c['uuid'] === top)) await this.tick();
   }
 
   private schedule(): void {
@@ -222,7 +223,7 @@ export class Dispatcher {
       this.queueMore = page.length === QUEUE_PAGE;
       if (page.length < QUEUE_PAGE || !backend.fitsNow(1, 0, active)) break;
     }
-    this.keep(waiting);
+    this.inHand = waiting;
     await dropped;
   }
 
@@ -240,17 +241,12 @@ export class Dispatcher {
     const queue = this.inHand;
     this.inHand = [];
     await this.place(queue, active, waiting);
-    this.keep(waiting);
+    this.inHand = waiting;
     // the hand is empty and there is room: the queue's next page, at once
     if (waiting.length === 0 && this.queueMore && backend.fitsNow(1, 0, active)) {
       this.wantPoll = true;
     }
     await dropped;
-  }
-
-  private keep(waiting: Container[]): void {
-    this.inHand = waiting;
-    this.waiting = new Set(waiting.map((c) => c['uuid'] as string));
   }
 
   /** Deletes the scoped tokens of runners that ended (at the same time as other work). */
