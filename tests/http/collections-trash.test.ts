@@ -44,6 +44,15 @@ describe('trash and untrash', () => {
     expect([deleted.status, deleted.body.trash_at]).toEqual([200, res.body.trash_at]);
   });
 
+  it('trash finds a collection hidden only by its trashed project with include_trash=true, else 404', async () => {
+    const project = await makeProject(U.client);
+    const inside = await makeCollection(U, { owner_uuid: project.uuid });
+    await post(U, `/svc/v1/groups/${project.uuid}/trash`);
+    expect((await post(U, `/svc/v1/collections/${inside.uuid}/trash`)).status).toBe(404);
+    const res = await post(U, `/svc/v1/collections/${inside.uuid}/trash`, { include_trash: true });
+    expect([res.status, res.body.uuid, res.body.is_trashed]).toEqual([200, inside.uuid, true]);
+  });
+
   it('untrash finds the trashed collection and shows it again', async () => {
     const c = await makeCollection(U, { name: `back ${Date.now()}` });
     await post(U, `/svc/v1/collections/${c.uuid}/trash`);
