@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SvcClient } from '@svc/client';
@@ -205,3 +205,22 @@ export const finalRequest = (d: TestDeployment, uuid: string) =>
     const r = await getRequest(d, uuid);
     return r['state'] === 'Final' && r;
   });
+
+/**
+ * The cgroups of container `uuid`'s runners still there, in every hierarchy: the runner's own
+ * (memory, cpu, cpuacct) and the ones podman and docker make beside them (blkio, pids, ...).
+ */
+export function leftoverCgroups(uuid: string): string[] {
+  const root = '/sys/fs/cgroup';
+  return readdirSync(root, { withFileTypes: true })
+    .filter((h) => h.isDirectory())
+    .flatMap((h) => {
+      try {
+        return readdirSync(join(root, h.name, 'svc'))
+          .filter((n) => n.startsWith(`${uuid}-`))
+          .map((n) => join(root, h.name, 'svc', n));
+      } catch {
+        return [];
+      }
+    });
+}

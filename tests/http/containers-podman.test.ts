@@ -3,12 +3,12 @@
  * archive into podman, runs the command there with the mounts, the environment and the
  * memory limit, saves logs and output, and a priority drop stops the container.
  */
-import { existsSync, readdirSync } from 'node:fs';
 import { createRequest, getContainer } from '../harness/containers';
 import { useDeployment } from '../harness/deployment';
 import {
   busyboxRequest,
   finalRequest,
+  leftoverCgroups,
   MiB,
   readCollectionFile,
   saveBusyboxImage,
@@ -50,15 +50,7 @@ it('ends Final with the output x = hi and a log with a timestamped done line', a
   const runner = await readCollectionFile(u.client, r.log_uuid, 'runner.txt');
   expect(runner).toMatch(/as svc-image:[0-9a-f]{32}/);
   // the runner's cgroups go, with the ones podman made below them (the container's, conmon's)
-  await until(
-    'cgroups removed',
-    async () =>
-      ['memory', 'cpu', 'cpuacct'].every((controller) => {
-        const base = `/sys/fs/cgroup/${controller}/svc`;
-        return !existsSync(base) || readdirSync(base).every((n) => !n.startsWith(c.uuid));
-      }),
-    10_000,
-  );
+  await until('cgroups removed', async () => leftoverCgroups(c.uuid).length === 0, 10_000);
 });
 
 it("the image's Env, then the container's environment; cwd; a non-zero exit code", async () => {

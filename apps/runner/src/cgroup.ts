@@ -19,7 +19,11 @@ export class Cgroups {
   readonly notes: string[] = [];
   private readonly dirs: string[] = [];
 
-  constructor(name: string, ram: number, vcpus: number) {
+  constructor(
+    private readonly name: string,
+    ram: number,
+    vcpus: number,
+  ) {
     this.make('memory', name, (dir) => {
       writeFileSync(join(dir, 'memory.limit_in_bytes'), String(ram));
       // swap would let a process go past its limit unnoticed
@@ -109,14 +113,39 @@ export class Cgroups {
     return [...out];
   }
 
-  /** Kills what is left and removes the groups. */
+  /** Kills what is left and removes the groups, in every hierarchy (see `groupsNamed`). */
   remove(): void {
-    for (const d of this.dirs) {
+    for (const d of groupsNamed((n) => n === this.name)) {
       for (let i = 0; i < 20 && !tryRemove(d); i++) {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
       }
     }
   }
+}
+
+/**
+ * The groups under `svc` whose names match, in every mounted hierarchy: the runner makes its
+ * own in memory, cpu and cpuacct, but podman and docker, given the runner's group as the
+ * parent, make it (and theirs below it) in all the others too (blkio, pids, freezer, ...).
+ */
+function groupsNamed(match: (name: string) => boolean): string[] {
+  let hierarchies;
+  try {
+    hierarchies = readdirSync(V1, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  // cpu and cpuacct may be links to one co-mounted hierarchy: only real directories count
+  for (const h of hierarchies.filter((e) => e.isDirectory())) {
+    const base = join(V1, h.name, 'svc');
+    try {
+      for (const n of readdirSync(base)) if (match(n)) out.push(join(base, n));
+    } catch {
+      /* no svc groups in this hierarchy */
+    }
+  }
+  return out;
 }
 
 const killQuietly = (pid: number): void => {
@@ -162,22 +191,13 @@ function tryRemove(dir: string): boolean {
 export async function removeLeftoverCgroups(uuid: string, patienceMs = 30_000): Promise<boolean> {
   const deadline = Date.now() + patienceMs;
   let removed = true;
-  for (const controller of ['memory', 'cpu', 'cpuacct']) {
-    const base = join(V1, controller, 'svc');
-    let names: string[];
-    try {
-      names = readdirSync(base).filter((n) => n.startsWith(`${uuid}-`));
-    } catch {
-      continue;
-    }
-    for (const n of names) {
-      while (!tryRemove(join(base, n))) {
-        if (Date.now() >= deadline) {
-          removed = false;
-          break;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const dir of groupsNamed((n) => n.startsWith(`${uuid}-`))) {
+    while (!tryRemove(dir)) {
+      if (Date.now() >= deadline) {
+        removed = false;
+        break;
       }
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
   return removed;
