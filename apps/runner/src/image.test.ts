@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyLayer, ImageCache, parseImageArchive } from './image';
@@ -73,6 +73,8 @@ describe('image layers', () => {
       WorkingDir: '/w',
     });
     const cache = new ImageCache(root, 1);
+    // the engines' use markers share the folder and are not images to evict
+    mkdirSync(join(root, 'podman'));
     expect(cache.lookup('pdh1')).toBeNull();
     const img = cache.store('pdh1', archive);
     expect(readFileSync(join(img.root, 'hello'), 'utf8')).toBe('hi');
@@ -80,5 +82,6 @@ describe('image layers', () => {
     cache.store('pdh2', archive);
     // bounded: the least recently used image goes
     expect(cache.lookup('pdh1')).toBeNull();
+    expect(existsSync(join(root, 'podman'))).toBe(true);
   });
 });

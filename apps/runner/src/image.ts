@@ -216,7 +216,9 @@ export class ImageCache {
   /** Keeps `current` and the most recently used others, up to maxImages in all. */
   private evict(current: string): void {
     const entries = readdirSync(this.cacheDir)
-      .filter((n) => !n.includes('.tmp-') && join(this.cacheDir, n) !== current)
+      // only image roots: a half-built one (.tmp-) is another runner's, and the engines'
+      // use markers live in a folder of their own here
+      .filter((n) => /^[0-9a-f]{32}$/.test(n) && join(this.cacheDir, n) !== current)
       .map((n) => ({
         path: join(this.cacheDir, n),
         used: statSync(join(this.cacheDir, n)).mtimeMs,

@@ -4,12 +4,21 @@ import { join, posix } from 'node:path';
 import { ApiClient } from './http';
 import { serializeManifestTree, type FileNode } from '@svc/blocks';
 import { Cgroups } from './cgroup';
+import { EngineImages, engineCommand } from './engine-images';
 import { ImageCache, type LoadedImage } from './image';
 import { LogFile } from './logs';
 import { ContainerError, prepareMounts, type PreparedMounts } from './mounts';
 import { OutputSaver } from './output';
 import { startSandbox, userOf } from './sandbox';
-import { ociImage, removeOci, signalOci, startOci, writeEnvFile, type OciEngine } from './oci';
+import {
+  imageTag,
+  ociImage,
+  removeOci,
+  signalOci,
+  startOci,
+  writeEnvFile,
+  type OciEngine,
+} from './oci';
 import type { RunnerInput } from './settings';
 import { CollectionStore } from './store';
 
@@ -117,10 +126,19 @@ class Run {
   /** podman or docker: the image in the engine's own store, loaded once per PDH. */
   private async loadEngineImage(engine: OciEngine, pdh: string): Promise<LoadedImage> {
     try {
+      const cached = new EngineImages(engineCommand(engine), join(this.input.cacheDir, engine));
+      // before the load: another runner's eviction must find this image recently used
+      cached.touch(imageTag(pdh));
       const image = await ociImage(engine, pdh, () => this.readArchive(pdh), this.work);
       this.note(
         `image ${pdh} ${image.loaded ? 'loaded into' : 'found in'} ${engine} as ${image.ref}`,
       );
+      // only a load grows the store
+      if (image.loaded) {
+        for (const gone of await cached.evict(image.ref).catch(() => [])) {
+          this.note(`image ${gone} removed from ${engine} (least recently used)`);
+        }
+      }
       return { root: '', config: image.config, ref: image.ref };
     } catch (err) {
       throw new ContainerError(`cannot load image ${pdh}: ${(err as Error).message}`);
