@@ -21,6 +21,7 @@ export const BUSYBOX = '/bin/busybox';
 export function busyboxArchive(
   extraLayers: Buffer[] = [],
   config: Record<string, unknown> = {},
+  repoTags = ['busybox:test'],
 ): Buffer {
   const applets = [
     'sh',
@@ -62,7 +63,7 @@ export function busyboxArchive(
   const manifest = [
     {
       Config: `${configId}.json`,
-      RepoTags: ['busybox:test'],
+      RepoTags: repoTags,
       Layers: ids.map((i) => `${i}/layer.tar`),
     },
   ];

@@ -3,15 +3,21 @@
  * archive into podman, runs the command there with the mounts, the environment and the
  * memory limit, saves logs and output, and a priority drop stops the container.
  */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { writeTar } from '@svc/runner';
 import { createRequest, getContainer } from '../harness/containers';
 import { useDeployment } from '../harness/deployment';
 import {
+  busyboxArchive,
   busyboxRequest,
   finalRequest,
   leftoverCgroups,
   MiB,
   readCollectionFile,
   saveBusyboxImage,
+  saveFiles,
   STAMPED,
   startLocalDispatcher,
   until,
@@ -109,4 +115,72 @@ it('priority 0 stops the podman container; the request ends Final without output
   const r = await final(cr.uuid);
   const c = await getContainer(d.current, cr.container_uuid);
   expect([c.state, r.output_uuid]).toEqual(['Cancelled', null]);
+});
+
+const podman = async (...args: string[]) => (await promisify(execFile)('podman', args)).stdout;
+const runnerTags = async () =>
+  (await podman('images', '--format', '{{.Repository}}:{{.Tag}}'))
+    .split('\n')
+    .filter((n) => n.includes('svc-image:'))
+    .map((n) => n.replace(/^localhost\//, ''));
+const refIn = async (logUuid: string) =>
+  /as (svc-image:[0-9a-f]{32})/.exec(
+    await readCollectionFile(u.client, logUuid, 'runner.txt'),
+  )?.[1];
+
+it("an archive naming itself after another image's runner tag does not change that image", async () => {
+  const used = await final(
+    (await createRequest(u.client, runRequest(`echo ${randomBytes(8).toString('hex')}`))).uuid,
+  );
+  const usedRef = await refIn(used.log_uuid);
+  // a new image each run (an image already in the store is not loaded again)
+  const marked = writeTar([
+    { path: 'etc/marker', data: 'theirs' },
+    { path: 'etc/nonce', data: randomBytes(8).toString('hex') },
+  ]);
+  const { pdh } = await saveFiles(u.client, {
+    'image.tar': busyboxArchive([marked], {}, [usedRef!]),
+  });
+  const theirs = await final(
+    (await createRequest(u.client, busyboxRequest(pdh, 'true', { ram: 128 * MiB }))).uuid,
+  );
+  expect(await refIn(theirs.log_uuid)).not.toBe(usedRef);
+  // the shared image's tag still names the shared image
+  const again = await final(
+    (
+      await createRequest(
+        u.client,
+        runRequest(
+          `(cat /etc/marker || echo none) > /out/x; echo ${randomBytes(8).toString('hex')}`,
+        ),
+      )
+    ).uuid,
+  );
+  expect(await readCollectionFile(u.client, again.output_uuid, 'x')).toBe('none\n');
+});
+
+it("podman's store keeps at most 8 runner images, the least recently used go first", async () => {
+  // the shared image, used just now
+  const used = await final(
+    (await createRequest(u.client, runRequest(`echo ${randomBytes(8).toString('hex')}`))).uuid,
+  );
+  const usedRef = await refIn(used.log_uuid);
+  // eight runner tags no runner of this dispatcher has used
+  for (let i = 0; i < 8; i++)
+    await podman('tag', usedRef!, `svc-image:${randomBytes(16).toString('hex')}`);
+  const layer = writeTar([{ path: 'etc/unique', data: randomBytes(8).toString('hex') }]);
+  const fresh = await saveBusyboxImage(u.client, [layer]);
+  const r = await final(
+    (await createRequest(u.client, busyboxRequest(fresh, 'true', { ram: 128 * MiB }))).uuid,
+  );
+  const runnerLog = await readCollectionFile(u.client, r.log_uuid, 'runner.txt');
+  expect(runnerLog).toMatch(/loaded into podman as svc-image:/);
+  expect(runnerLog).toMatch(/removed from podman \(least recently used\)/);
+  const tags = await runnerTags();
+  expect(tags).toHaveLength(8);
+  expect(tags).toEqual(expect.arrayContaining([usedRef, await refIn(r.log_uuid)]));
+  // the archive's own name does not stay beside the runner's tag
+  expect(await podman('images', '--format', '{{.Repository}}:{{.Tag}}')).not.toMatch(
+    /busybox:test/,
+  );
 });

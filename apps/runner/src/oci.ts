@@ -4,6 +4,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseImageArchive, type ImageConfig } from './image';
+import { archiveNamed } from './image-names';
 import type { HostMount } from './mounts';
 
 const run = promisify(execFile);
@@ -99,11 +100,12 @@ export async function ociImage(
   // the configuration as the bubblewrap engine reads it (and the archive checked the same way)
   const { config } = parseImageArchive(bytes);
   const file = join(work, 'image.tar');
-  writeFileSync(file, bytes);
+  writeFileSync(file, archiveNamed(bytes, ref));
   try {
     const loaded = await run(engine, ['load', '--input', file], { maxBuffer: 1 << 20 });
     const id = /Loaded image(?:\(s\))?:\s*(\S+)/.exec(loaded.stdout)?.[1];
     if (!id) throw new Error(`${engine} load named no image: ${loaded.stdout.trim()}`);
+    // named ref already, unless it was an OCI archive (loaded without a name)
     await run(engine, ['tag', id.split(',')[0]!, ref]);
   } finally {
     rmSync(file, { force: true });

@@ -3,20 +3,31 @@
  */
 export interface TarInput {
   path: string;
-  type?: 'file' | 'dir' | 'symlink';
+  type?: 'file' | 'dir' | 'symlink' | 'hardlink';
   mode?: number;
   data?: Buffer | string;
   linkname?: string;
 }
 
-function header(e: TarInput, size: number): Buffer {
+const TYPE_FLAGS = {
+  file: '0',
+  dir: '5',
+  symlink: '2',
+  hardlink: '1',
+  longName: 'L',
+  longLink: 'K',
+} as const;
+type HeaderType = keyof typeof TYPE_FLAGS;
+
+const nameOf = (e: TarInput): string =>
+  e.type === 'dir' && !e.path.endsWith('/') ? `${e.path}/` : e.path;
+
+/** One 512-byte ustar header; `name` is cut at the field's 100 bytes (see writeTar). */
+function header(name: string, type: HeaderType, e: TarInput, size: number): Buffer {
   const h = Buffer.alloc(512);
   const put = (s: string, at: number, len: number) => h.write(s, at, len, 'utf8');
   const oct = (n: number, at: number, len: number) =>
     put(n.toString(8).padStart(len - 1, '0') + '\0', at, len);
-  const type = e.type ?? 'file';
-  const name = type === 'dir' && !e.path.endsWith('/') ? `${e.path}/` : e.path;
-  if (Buffer.byteLength(name) > 100) throw new Error(`tar path too long: ${name}`);
   put(name, 0, 100);
   oct(e.mode ?? (type === 'dir' ? 0o755 : 0o644), 100, 8);
   oct(0, 108, 8);
@@ -24,7 +35,7 @@ function header(e: TarInput, size: number): Buffer {
   oct(size, 124, 12);
   oct(0, 136, 12);
   h.fill(0x20, 148, 156);
-  put(type === 'dir' ? '5' : type === 'symlink' ? '2' : '0', 156, 1);
+  put(TYPE_FLAGS[type], 156, 1);
   put(e.linkname ?? '', 157, 100);
   put('ustar\0', 257, 6);
   put('00', 263, 2);
@@ -37,10 +48,21 @@ function header(e: TarInput, size: number): Buffer {
 /** A tar archive of the entries, in order. */
 export function writeTar(entries: TarInput[]): Buffer {
   const parts: Buffer[] = [];
+  const put = (h: Buffer, data: Buffer) =>
+    parts.push(h, data, Buffer.alloc((512 - (data.length % 512)) % 512));
   for (const e of entries) {
-    const data =
-      e.type === 'file' || e.type === undefined ? Buffer.from(e.data ?? '') : Buffer.alloc(0);
-    parts.push(header(e, data.length), data, Buffer.alloc((512 - (data.length % 512)) % 512));
+    const type = e.type ?? 'file';
+    const data = type === 'file' ? Buffer.from(e.data ?? '') : Buffer.alloc(0);
+    const name = nameOf(e);
+    // a name or link past the header's 100 bytes goes first, whole, in a GNU long entry
+    const long = (kind: 'longName' | 'longLink', value: string) => {
+      if (Buffer.byteLength(value) <= 100) return;
+      const whole = Buffer.from(`${value}\0`);
+      put(header('././@LongLink', kind, { path: '' }, whole.length), whole);
+    };
+    long('longName', name);
+    long('longLink', e.linkname ?? '');
+    put(header(name, type, e, data.length), data);
   }
   parts.push(Buffer.alloc(1024));
   return Buffer.concat(parts);
