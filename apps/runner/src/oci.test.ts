@@ -1,4 +1,4 @@
-import { imageTag, ociRunArgs, type OciSpec } from './oci';
+import { imageTag, loadedImage, ociRunArgs, type OciSpec } from './oci';
 
 /** execution.md §3.4 as podman and docker arguments: one builder, podman's extras only for it. */
 const spec: OciSpec = {
@@ -69,4 +69,11 @@ it('podman adds --replace, runc on cgroups v1 and explicit ulimits; API gives a 
   ]);
   expect(args.slice(11, 13)).toEqual(['--network', 'bridge']);
   expect(ociRunArgs('podman', spec, false)).not.toContain('--runtime');
+});
+
+it('the image a load reports, named or not, as podman and docker print it', () => {
+  expect(loadedImage('Loaded image: localhost/svc-image:ab\n')).toBe('localhost/svc-image:ab');
+  expect(loadedImage('Loaded image(s): localhost/a:1,localhost/b:2\n')).toBe('localhost/a:1');
+  expect(loadedImage('Loaded image ID: sha256:0e03\n')).toBe('sha256:0e03');
+  expect(loadedImage('Getting image source signatures\n')).toBeUndefined();
 });

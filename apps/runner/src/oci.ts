@@ -84,6 +84,15 @@ export function ociRunArgs(engine: OciEngine, spec: OciSpec, v1 = cgroupsV1()): 
 export const imageTag = (pdh: string): string =>
   `svc-image:${createHash('sha256').update(pdh).digest('hex').slice(0, 32)}`;
 
+/**
+ * The image a `load` reports: podman's "Loaded image: <name>" (or "Loaded image(s): a,b"),
+ * docker's "Loaded image: <name>", or, for an archive without names, docker's
+ * "Loaded image ID: sha256:…" and podman's "Loaded image: sha256:…".
+ */
+export function loadedImage(stdout: string): string | undefined {
+  return /Loaded image(?: ID)?(?:\(s\))?:\s*(\S+)/.exec(stdout)?.[1]?.split(',')[0];
+}
+
 /** The image of `pdh` in the engine's store, loaded from its archive when missing. */
 export async function ociImage(
   engine: OciEngine,
@@ -103,10 +112,10 @@ export async function ociImage(
   writeFileSync(file, archiveNamed(bytes, ref));
   try {
     const loaded = await run(engine, ['load', '--input', file], { maxBuffer: 1 << 20 });
-    const id = /Loaded image(?:\(s\))?:\s*(\S+)/.exec(loaded.stdout)?.[1];
+    const id = loadedImage(loaded.stdout);
     if (!id) throw new Error(`${engine} load named no image: ${loaded.stdout.trim()}`);
     // named ref already, unless it was an OCI archive (loaded without a name)
-    await run(engine, ['tag', id.split(',')[0]!, ref]);
+    await run(engine, ['tag', id, ref]);
   } finally {
     rmSync(file, { force: true });
   }
