@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EngineImages, type EngineCommand } from './engine-images';
+import { EngineImages } from './engine-images';
+import type { EngineCommand } from './oci';
 
 /** execution.md §3.8 for podman and docker: their store of runner images is bounded, LRU first. */
 describe('engine images', () => {

@@ -1,16 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import type { OciEngine } from './oci';
-
-/** Runs an engine command; answers its standard output, rejects when it fails. */
-export type EngineCommand = (args: string[]) => Promise<string>;
-
-export const engineCommand =
-  (engine: OciEngine): EngineCommand =>
-  async (args) =>
-    (await promisify(execFile)(engine, args, { maxBuffer: 1 << 20 })).stdout;
+import type { EngineCommand } from './oci';
 
 /** The tag part of an image name (`localhost/svc-image:abc` → `abc`). */
 const tagOf = (name: string): string => name.slice(name.lastIndexOf(':') + 1);

@@ -7,10 +7,16 @@ import { parseImageArchive, type ImageConfig } from './image';
 import { archiveNamed } from './image-names';
 import type { HostMount } from './mounts';
 
-const run = promisify(execFile);
-
 /** The engines that run a container with a daemon-style CLI (execution.md §1). */
 export type OciEngine = 'podman' | 'docker';
+
+/** Runs an engine command; answers its standard output, rejects when it fails. */
+export type EngineCommand = (args: string[]) => Promise<string>;
+
+export const engineCommand =
+  (engine: OciEngine): EngineCommand =>
+  async (args) =>
+    (await promisify(execFile)(engine, args, { maxBuffer: 1 << 20 })).stdout;
 
 export interface OciSpec {
   /** The engine's name for this container (to stop and remove it). */
@@ -101,8 +107,14 @@ export async function ociImage(
   work: string,
 ): Promise<{ ref: string; config: ImageConfig; loaded: boolean }> {
   const ref = imageTag(pdh);
-  const inspect = await run(engine, ['image', 'inspect', '--format', '{{json .Config}}', ref])
-    .then((r) => JSON.parse(r.stdout) as Partial<ImageConfig> | null)
+  const inspect = await engineCommand(engine)([
+    'image',
+    'inspect',
+    '--format',
+    '{{json .Config}}',
+    ref,
+  ])
+    .then((out) => JSON.parse(out) as Partial<ImageConfig> | null)
     .catch(() => undefined);
   if (inspect !== undefined) return { ref, config: configOf(inspect), loaded: false };
   const bytes = await archive();
@@ -111,11 +123,11 @@ export async function ociImage(
   const file = join(work, 'image.tar');
   writeFileSync(file, archiveNamed(bytes, ref));
   try {
-    const loaded = await run(engine, ['load', '--input', file], { maxBuffer: 1 << 20 });
-    const id = loadedImage(loaded.stdout);
-    if (!id) throw new Error(`${engine} load named no image: ${loaded.stdout.trim()}`);
+    const loaded = await engineCommand(engine)(['load', '--input', file]);
+    const id = loadedImage(loaded);
+    if (!id) throw new Error(`${engine} load named no image: ${loaded.trim()}`);
     // named ref already, unless it was an OCI archive (loaded without a name)
-    await run(engine, ['tag', id, ref]);
+    await engineCommand(engine)(['tag', id, ref]);
   } finally {
     rmSync(file, { force: true });
   }
@@ -148,14 +160,14 @@ export function startOci(
 
 /** Signals the container (the client's own death would leave it running). */
 export async function signalOci(engine: OciEngine, name: string, signal: string): Promise<void> {
-  await run(engine, ['kill', '--signal', signal, name]).catch(() => undefined);
+  await engineCommand(engine)(['kill', '--signal', signal, name]).catch(() => undefined);
 }
 
 /** Whether the kernel killed the container for memory; then removes it. */
 export async function removeOci(engine: OciEngine, name: string): Promise<{ oomKilled: boolean }> {
-  const oom = await run(engine, ['inspect', '--format', '{{.State.OOMKilled}}', name])
-    .then((r) => r.stdout.trim() === 'true')
+  const oom = await engineCommand(engine)(['inspect', '--format', '{{.State.OOMKilled}}', name])
+    .then((out) => out.trim() === 'true')
     .catch(() => false);
-  await run(engine, ['rm', '--force', name]).catch(() => undefined);
+  await engineCommand(engine)(['rm', '--force', name]).catch(() => undefined);
   return { oomKilled: oom };
 }

@@ -4,13 +4,14 @@ import { join, posix } from 'node:path';
 import { ApiClient } from './http';
 import { serializeManifestTree, type FileNode } from '@svc/blocks';
 import { Cgroups } from './cgroup';
-import { EngineImages, engineCommand } from './engine-images';
+import { EngineImages } from './engine-images';
 import { ImageCache, type LoadedImage } from './image';
 import { LogFile } from './logs';
 import { ContainerError, prepareMounts, type PreparedMounts } from './mounts';
 import { OutputSaver } from './output';
 import { startSandbox, userOf } from './sandbox';
 import {
+  engineCommand,
   imageTag,
   ociImage,
   removeOci,
