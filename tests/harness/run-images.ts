@@ -14,15 +14,16 @@ import { makeUser } from './users';
 /** Debian's static busybox (package busybox-static). */
 export const BUSYBOX = '/bin/busybox';
 
+const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
+
 /**
- * A one-layer image archive in `docker save` format, written here: busybox with `sh` and the
- * applets tests use as links, an /etc/passwd, and the given extra layers (whiteouts etc.).
+ * The layers and configuration of the test image: busybox with `sh` and the applets tests use
+ * as links, an /etc/passwd, then the given extra layers (whiteouts etc.).
  */
-export function busyboxArchive(
-  extraLayers: Buffer[] = [],
-  config: Record<string, unknown> = {},
-  repoTags = ['busybox:test'],
-): Buffer {
+function busyboxImage(
+  extraLayers: Buffer[],
+  config: Record<string, unknown>,
+): { layers: Buffer[]; ids: string[]; configJson: string } {
   const applets = [
     'sh',
     'echo',
@@ -52,14 +53,24 @@ export function busyboxArchive(
     { path: 'usr', type: 'dir' },
   ]);
   const layers = [layer, ...extraLayers];
-  const ids = layers.map((l) => createHash('sha256').update(l).digest('hex'));
+  const ids = layers.map((l) => sha256(l));
   const configJson = JSON.stringify({
     architecture: 'amd64',
     os: 'linux',
     config: { Env: ['PATH=/bin', 'IMAGE_VAR=from-image'], Cmd: ['sh'], ...config },
     rootfs: { type: 'layers', diff_ids: ids.map((i) => `sha256:${i}`) },
   });
-  const configId = createHash('sha256').update(configJson).digest('hex');
+  return { layers, ids, configJson };
+}
+
+/** The test image as an archive in `docker save` format, written here. */
+export function busyboxArchive(
+  extraLayers: Buffer[] = [],
+  config: Record<string, unknown> = {},
+  repoTags = ['busybox:test'],
+): Buffer {
+  const { layers, ids, configJson } = busyboxImage(extraLayers, config);
+  const configId = sha256(configJson);
   const manifest = [
     {
       Config: `${configId}.json`,
@@ -74,6 +85,41 @@ export function busyboxArchive(
     ]),
     { path: `${configId}.json`, data: configJson },
     { path: 'manifest.json', data: JSON.stringify(manifest) },
+  ]);
+}
+
+/** The test image as an OCI image layout archive (`podman save --format oci-archive`). */
+export function busyboxOciArchive(extraLayers: Buffer[] = []): Buffer {
+  const { layers, configJson } = busyboxImage(extraLayers, {});
+  const descriptor = (mediaType: string, data: Buffer | string) => ({
+    mediaType,
+    digest: `sha256:${sha256(data)}`,
+    size: Buffer.byteLength(data),
+  });
+  const manifestJson = JSON.stringify({
+    schemaVersion: 2,
+    mediaType: 'application/vnd.oci.image.manifest.v1+json',
+    config: descriptor('application/vnd.oci.image.config.v1+json', configJson),
+    layers: layers.map((l) => descriptor('application/vnd.oci.image.layer.v1.tar', l)),
+  });
+  const index = {
+    schemaVersion: 2,
+    manifests: [
+      {
+        ...descriptor('application/vnd.oci.image.manifest.v1+json', manifestJson),
+        annotations: { 'org.opencontainers.image.ref.name': 'busybox:oci' },
+      },
+    ],
+  };
+  const blob = (data: Buffer | string) => ({ path: `blobs/sha256/${sha256(data)}`, data });
+  return writeTar([
+    { path: 'oci-layout', data: JSON.stringify({ imageLayoutVersion: '1.0.0' }) },
+    { path: 'blobs', type: 'dir' },
+    { path: 'blobs/sha256', type: 'dir' },
+    ...layers.map(blob),
+    blob(configJson),
+    blob(manifestJson),
+    { path: 'index.json', data: JSON.stringify(index) },
   ]);
 }
 
@@ -102,9 +148,10 @@ export async function saveFiles(
 export async function saveBusyboxImage(
   client: SvcClient,
   extraLayers: Buffer[] = [],
+  archive = busyboxArchive(extraLayers),
 ): Promise<string> {
   const name = `image-${randomBytes(4).toString('hex')}`;
-  return (await saveFiles(client, { 'busybox.tar': busyboxArchive(extraLayers) }, { name })).pdh;
+  return (await saveFiles(client, { 'busybox.tar': archive }, { name })).pdh;
 }
 
 /** One file of a collection (by uuid or PDH) as text, read through the block service. */

@@ -11,6 +11,7 @@ import { createRequest, getContainer } from '../harness/containers';
 import { useDeployment } from '../harness/deployment';
 import {
   busyboxArchive,
+  busyboxOciArchive,
   busyboxRequest,
   finalRequest,
   leftoverCgroups,
@@ -100,6 +101,24 @@ it('a command that ends with 137 (as if killed) under its limit gets no memory w
   await final(cr.uuid);
   const c = await getContainer(d.current, cr.container_uuid);
   expect([c.state, c.exit_code, c.runtime_status.warning]).toEqual(['Complete', 137, undefined]);
+});
+
+it('an OCI image layout archive loads into podman and runs, with its Env (§3.1)', async () => {
+  // a new image each run (an image already in the store is not loaded again)
+  const nonce = writeTar([{ path: 'etc/nonce', data: randomBytes(8).toString('hex') }]);
+  const oci = await saveBusyboxImage(u.client, [], busyboxOciArchive([nonce]));
+  const r = await final(
+    (
+      await createRequest(
+        u.client,
+        busyboxRequest(oci, 'echo "$IMAGE_VAR" > /out/x', { ram: 128 * MiB }),
+      )
+    ).uuid,
+  );
+  expect(await readCollectionFile(u.client, r.log_uuid, 'runner.txt')).toMatch(
+    /loaded into podman as svc-image:/,
+  );
+  expect(await readCollectionFile(u.client, r.output_uuid, 'x')).toBe('from-image\n');
 });
 
 it('priority 0 stops the podman container; the request ends Final without output', async () => {

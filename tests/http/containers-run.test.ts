@@ -6,6 +6,7 @@
 import { createRequest, getContainer, getRequest } from '../harness/containers';
 import { useDeployment } from '../harness/deployment';
 import {
+  busyboxOciArchive,
   busyboxRequest,
   collectionNames,
   MiB,
@@ -100,6 +101,13 @@ describe('a container runs end to end (execution.md §3, §4)', () => {
     expect(r.output_uuid).toBeNull();
     const log = await readCollectionFile(u.client, r.log_uuid, 'runner.txt');
     expect(log).toMatch(/command exited with code 3/);
+  });
+
+  it('an OCI image layout archive runs as a docker save one does, with its Env (§3.1)', async () => {
+    const oci = await saveBusyboxImage(u.client, [], busyboxOciArchive());
+    const cr = await createRequest(u.client, busyboxRequest(oci, 'echo "$IMAGE_VAR" > /out/x'));
+    const r = await final(cr.uuid);
+    expect(await readCollectionFile(u.client, r.output_uuid, 'x')).toBe('from-image\n');
   });
 });
 
