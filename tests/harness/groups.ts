@@ -65,3 +65,12 @@ export async function expectTrashNeedsWrite(
   expect((await post(stranger, 'untrash')).status).toBe(404);
   expect((await post(writer, 'untrash')).status).toBe(200);
 }
+
+/** An untrash answer as the trash tests compare it: status, name and the cleared trash fields. */
+export const untrashed = (res: { status: number; body: Record<string, unknown> }) => [
+  res.status,
+  res.body['name'],
+  res.body['is_trashed'],
+  res.body['trash_at'],
+  res.body['delete_at'],
+];

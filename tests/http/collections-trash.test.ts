@@ -1,6 +1,6 @@
 /** other-resources.md §1: trash and untrash of collections, as groups.md §6 for groups. */
 import { homeCore, useDeployment } from '../harness/deployment';
-import { expectTrashNeedsWrite, makeProject } from '../harness/groups';
+import { expectTrashNeedsWrite, makeProject, untrashed } from '../harness/groups';
 import { makeUser, type TestUser } from '../harness/users';
 
 const d = useDeployment();
@@ -57,13 +57,7 @@ describe('trash and untrash', () => {
     const c = await makeCollection(U, { name: `back ${Date.now()}` });
     await post(U, `/svc/v1/collections/${c.uuid}/trash`);
     const res = await post(U, `/svc/v1/collections/${c.uuid}/untrash`);
-    expect([
-      res.status,
-      res.body.name,
-      res.body.is_trashed,
-      res.body.trash_at,
-      res.body.delete_at,
-    ]).toEqual([200, c.name, false, null, null]);
+    expect(untrashed(res)).toEqual([200, c.name, false, null, null]);
     expect((await get(U, `/svc/v1/collections/${c.uuid}`)).status).toBe(200);
   });
 

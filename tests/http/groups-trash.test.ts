@@ -2,7 +2,7 @@
 import { committedRequest, createRequest, makeImage } from '../harness/containers';
 import { homeCore, useDeployment } from '../harness/deployment';
 import { TestDispatcher } from '../harness/dispatcher';
-import { expectTrashNeedsWrite, makeProject, share, sweepAt } from '../harness/groups';
+import { expectTrashNeedsWrite, makeProject, share, sweepAt, untrashed } from '../harness/groups';
 import { makeUser, type TestUser } from '../harness/users';
 
 const d = useDeployment();
@@ -65,13 +65,7 @@ describe('trash and untrash (groups.md §6 worked example)', () => {
     ]);
     expect((await get(U, `/svc/v1/groups/${T}`)).status).toBe(404);
     const res = await post(U, `/svc/v1/groups/${T}/untrash`, { ensure_unique_name: true });
-    expect([
-      res.status,
-      res.body.name,
-      res.body.is_trashed,
-      res.body.trash_at,
-      res.body.delete_at,
-    ]).toEqual([200, `${name} (${T.slice(-15)})`, false, null, null]);
+    expect(untrashed(res)).toEqual([200, `${name} (${T.slice(-15)})`, false, null, null]);
     for (const path of [`groups/${T}`, `groups/${S}`, `collections/${K}`, `collections/${M}`])
       expect([path, (await get(U, `/svc/v1/${path}`)).status]).toEqual([path, 200]);
   });
