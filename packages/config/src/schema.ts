@@ -97,6 +97,27 @@ export const ClusterSchema = Type.Object(
         }),
         UnfreezeProjectRequiresAdmin: bool(false, 'Only admins may unfreeze a project'),
         AsyncPermissionsUpdateInterval: int(20, 'Seconds a deferred permission update may lag'),
+        DatabaseWaitTimeout: int(
+          5,
+          'Seconds a request waits for a free database connection before 503',
+          1,
+        ),
+        LockTimeout: int(10, 'Seconds a request waits on a lock before 503 (lock_timeout)', 1),
+        MaxListDuration: int(
+          20,
+          'Seconds a read (a list, its count, a get) may run before the list answers 422',
+          1,
+        ),
+        MaxFilterConditions: int(
+          1000,
+          'Filter conditions per request, expression parts counted',
+          1,
+        ),
+        MaxConcurrentRequestsPerToken: int(
+          8,
+          'Requests one token may have in progress on a cluster core before 429',
+          1,
+        ),
       },
       'API limits and rules',
     ),
@@ -272,6 +293,11 @@ export const ConfigSchema = Type.Object(
         HomeCluster: str('', 'The cluster the gateway serves; "" means the only one'),
         RemoteTimeout: int(60, 'Seconds a call to another cluster may take before 502', 1),
         ShutdownTimeout: int(10, 'Seconds in-flight requests may take to finish on SIGTERM'),
+        AllowedHosts: Type.Array(Type.String({ minLength: 1 }), {
+          default: [],
+          description:
+            'Host names (any port) URLs may be derived from when ExternalURL is ""; others get 421. [] means localhost, 127.0.0.1, [::1], the listen host and the machine\'s host name',
+        }),
       },
       'The public gateway',
     ),
