@@ -35,7 +35,8 @@ async function checkCore(cluster: Readonly<ClusterConfig>, url: string): Promise
 }
 
 /**
- * The gateway's operations endpoints: `/_health/ping` while it serves, `/_health/all` asking
+ * The gateway's operations endpoints: `/_health/ping` while it and its home cluster's core and
+ * database can serve, `/_health/all` asking
  * every cluster core it runs in front of (and, through them, their databases), `/metrics`
  * with its requests, the process, its token cache and the corrupt copies its block reads found.
  */
@@ -62,7 +63,13 @@ export function gatewayOperations(
   return {
     token: home.ManagementToken,
     metrics,
-    ping: () => Promise.resolve(null),
+    // Serving needs the home cluster's database: while it refuses, ping says so too (503).
+    async ping() {
+      const url = coreUrls[home.ClusterID];
+      if (url === undefined) return null;
+      const check = await checkCore(home, url);
+      return check.health === 'OK' ? null : `cluster ${home.ClusterID}: ${check.error}`;
+    },
     async all() {
       const entries = await Promise.all(
         Object.entries(coreUrls).map(
