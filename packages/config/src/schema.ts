@@ -69,10 +69,14 @@ export const ClusterSchema = Type.Object(
           minLength: 1,
           description: 'postgres://… for PostgreSQL, pglite:<directory> or pglite:memory embedded',
         }),
-        ConnectTimeout: int(5, 'Seconds to wait for a database connection before answering 503', 1),
+        ConnectTimeout: int(
+          5,
+          'Seconds to open a database connection before 503 (the smaller of this and API.DatabaseWaitTimeout bounds any wait for one)',
+          1,
+        ),
         StatementTimeout: int(
           30,
-          'Seconds one statement may run, or wait on a stalled database, before answering 503',
+          'Seconds one statement of a write may run, or wait on a stalled database, before 503 (reads: API.MaxListDuration)',
           1,
         ),
         MaxConnections: int(10, 'Connections in the pool of this cluster core', 1),
