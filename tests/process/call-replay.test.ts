@@ -1,6 +1,6 @@
 /**
  * A signed gateway-to-core call is accepted once by its cluster, whatever happens to the core
- * processes in between (docs/adr/0014): the same bytes replayed to the running core, to a second
+ * processes in between (docs/adr/0017): the same bytes replayed to the running core, to a second
  * process on the same database, after a kill -9 and after a SIGTERM restart are all refused.
  */
 import { request } from 'undici';

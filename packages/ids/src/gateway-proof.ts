@@ -79,7 +79,7 @@ const mac = (key: string, ts: number, sender: string, seq: number, f: ProofField
 /**
  * Signs calls for one sending process: each proof carries the time, the sender's random id and
  * a sequence number, so that no two proofs are alike and a cluster can accept each once (its
- * cores remember the proofs they accepted while they are recent: docs/adr/0014).
+ * cores remember the proofs they accepted while they are recent: docs/adr/0017).
  */
 export class ProofSigner {
   readonly sender = randomBytes(9).toString('base64url');

@@ -19,7 +19,7 @@ const keyOf = (sender: string, seq: unknown): string => `${sender}.${String(seq)
 
 /**
  * The proofs of gateway calls this cluster's cores have accepted, in its database
- * (docs/adr/0014): a proof is accepted by one core process once, whichever process it reaches
+ * (docs/adr/0017): a proof is accepted by one core process once, whichever process it reaches
  * and however often they restart. At most one statement is in flight per process: proofs
  * offered meanwhile go together in the next one, so under load a call costs a fraction of a
  * statement, and alone exactly one. It is every call's first contact with the database, so it

@@ -8,7 +8,7 @@ interface Holder {
 /**
  * How many database sessions one caller (a token) may hold at once from the pool every caller
  * shares: at most `perCaller`, so that one token's slow lists can never take every session and
- * leave other users waiting (docs/adr/0014). A caller past its share waits for one of its own
+ * leave other users waiting (docs/adr/0017). A caller past its share waits for one of its own
  * sessions, first come first served, at most `waitMs`; then 503, as when the pool is out of
  * connections. Callers holding nothing are forgotten: memory follows the callers in flight.
  */

@@ -217,7 +217,7 @@ export const POSTGRES_DEFAULTS = {
   lockTimeoutMs: 10_000,
 };
 
-/** The sessions one caller may hold: half the pool, and at least one (docs/adr/0014). */
+/** The sessions one caller may hold: half the pool, and at least one (docs/adr/0017). */
 export const sharePerCaller = (max: number): number => Math.max(1, Math.floor(max / 2));
 
 export function openPostgres(url: string, opts: PostgresOptions = {}): { db: Db; pool: pg.Pool } {

@@ -12,7 +12,7 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
 /**
  * Reads a call's body and checks the gateway's proof over it: signed with this cluster's key,
  * recent, covering this method, URL, request id and body, and never accepted before by any core
- * process of this cluster (docs/adr/0014). Anything else is 401, whatever the call.
+ * process of this cluster (docs/adr/0017). Anything else is 401, whatever the call.
  */
 export class CallVerifier {
   constructor(

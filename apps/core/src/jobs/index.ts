@@ -25,7 +25,7 @@ const trashSweep = (cluster: Readonly<ClusterConfig>): Job => ({
   run: ({ db, log }) => runTrashSweep({ db, cluster, log, now: Date.now }),
 });
 
-/** Accepted call proofs are kept only while a core could still accept them (docs/adr/0014). */
+/** Accepted call proofs are kept only while a core could still accept them (docs/adr/0017). */
 const expireCallProofs: Job = {
   name: 'expire-call-proofs',
   everyMs: PROOF_KEPT_MS / 2,
