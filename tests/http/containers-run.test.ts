@@ -276,10 +276,12 @@ describe('API access (execution.md §3.4, containers.md §7)', () => {
         state: 'Committed',
       },
     });
+    // SVC_API_HOST is host:port, as for clients outside; the plain-HTTP gateway adds the scheme
     const script = [
+      'echo "$SVC_API_SCHEME $SVC_API_HOST" > /out/api.txt;',
       `wget -q -O /out/child.json --header "Authorization: Bearer $SVC_API_TOKEN"`,
       `--header "Content-Type: application/json" --post-data '${child}'`,
-      `"$SVC_API_HOST/svc/v1/container_requests"`,
+      `"$SVC_API_SCHEME://$SVC_API_HOST/svc/v1/container_requests"`,
     ].join(' ');
     const cr = await createRequest(
       u.client,
@@ -292,6 +294,8 @@ describe('API access (execution.md §3.4, containers.md §7)', () => {
     const made = JSON.parse(await readCollectionFile(u.client, r.output_uuid, 'child.json'));
     expect(made.requesting_container_uuid).toBe(cr.container_uuid);
     expect(made.priority).toBe(7);
+    const api = await readCollectionFile(u.client, r.output_uuid, 'api.txt');
+    expect(api).toBe(`http ${new URL(d.current.url).host}\n`);
   });
 });
 

@@ -199,8 +199,10 @@ class Run {
     }
     Object.assign(env, c['environment'] ?? {});
     if (c['runtime_constraints']?.['API']) {
+      // host:port as for clients outside; the scheme only when it is not the default https
       const url = new URL(this.input.apiHost);
-      env['SVC_API_HOST'] = url.protocol === 'http:' ? this.input.apiHost : url.host;
+      env['SVC_API_HOST'] = url.host;
+      if (url.protocol === 'http:') env['SVC_API_SCHEME'] = 'http';
       env['SVC_API_TOKEN'] = this.input.containerToken;
       env['SVC_API_HOST_INSECURE'] = this.input.insecure ? '1' : '0';
     }
