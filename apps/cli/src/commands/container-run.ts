@@ -58,7 +58,9 @@ export function register(program: Command): void {
           out: (s) => process.stdout.write(s),
           err: (s) => process.stderr.write(s),
         });
-        const c = await client.request('GET', `/svc/v1/containers/${final['container_uuid']}`);
+        const c = await client.request('GET', `/svc/v1/containers/${final['container_uuid']}`, {
+          retry: true,
+        });
         const container = (c.body ?? {}) as Record<string, unknown>;
         const status = (container['runtime_status'] ?? {}) as Record<string, string>;
         process.stderr.write(
