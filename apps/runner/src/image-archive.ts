@@ -3,6 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { imageLayout } from '@svc/client';
 import { eachTarEntry, normalizeTarPath } from './tar-read';
 
 /** What the runner uses of an image's configuration (execution.md §3.1). */
@@ -56,9 +57,9 @@ const configOf = (c: Json): ImageConfig => ({
 });
 
 /**
- * Takes apart an image archive as written by `docker save` (manifest.json) or `podman save`
- * (an OCI layout's index.json): its members go to files in `dir`, read as streams, so memory
- * does not grow with the image's size. Answers the layer files in order and the configuration.
+ * Takes apart an image archive as written by `docker save` or `podman save` (its layout read
+ * by imageLayout): its members go to files in `dir`, read as streams, so memory does not grow
+ * with the image's size. Answers the layer files in order and the configuration.
  */
 export async function readImageArchive(archive: string, dir: string): Promise<ImageParts> {
   const files = await extractMembers(archive, dir);
@@ -67,31 +68,14 @@ export async function readImageArchive(archive: string, dir: string): Promise<Im
     if (!f) throw new Error(`${what} ${path} missing from the archive`);
     return f;
   };
-  const json = async (path: string): Promise<Json> =>
-    JSON.parse(await readFile(fileOf(path, 'file'), 'utf8'));
-  const blob = (digest: string) => `blobs/${String(digest).replace(':', '/')}`;
-  let layerPaths: string[];
-  let configJson: Json;
-  if (files.has('manifest.json')) {
-    const [m] = (await json('manifest.json')) as Array<{ Config: string; Layers: string[] }>;
-    if (!m) throw new Error('manifest.json lists no image');
-    layerPaths = m.Layers;
-    configJson = await json(m.Config);
-  } else if (files.has('index.json')) {
-    let m = await json('index.json');
-    // an index may point at another index (nested) before the image manifest
-    while (m.manifests) {
-      const first = m.manifests[0];
-      if (!first) throw new Error('index.json lists no image');
-      m = await json(blob(first.digest));
-    }
-    layerPaths = (m.layers as Array<{ digest: string }>).map((l) => blob(l.digest));
-    configJson = await json(blob(m.config.digest));
-  } else {
-    throw new Error('not a docker save or OCI archive (no manifest.json or index.json)');
-  }
+  const json = async (path: string): Promise<Json | undefined> => {
+    const f = files.get(normalizeTarPath(path));
+    return f ? JSON.parse(await readFile(f, 'utf8')) : undefined;
+  };
+  const layout = await imageLayout(json);
+  const configJson = JSON.parse(await readFile(fileOf(layout.config, 'configuration'), 'utf8'));
   return {
-    layers: layerPaths.map((p) => fileOf(p, 'layer')),
+    layers: layout.layers.map((p) => fileOf(p, 'layer')),
     config: configOf(configJson?.config ?? configJson?.Config ?? {}),
   };
 }

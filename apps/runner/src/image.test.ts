@@ -106,7 +106,7 @@ describe('image layers', () => {
     const file = join(root, 'bad.tar');
     writeFileSync(file, writeTar([{ path: 'manifest.json', data: '[{"Config":"c.json"}]' }]));
     await expect(readImageArchive(file, join(root, 'parts'))).rejects.toThrow(
-      'file c.json missing from the archive',
+      'configuration c.json missing from the archive',
     );
     writeFileSync(file, writeTar([{ path: 'x', data: 'y' }]));
     await expect(readImageArchive(file, join(root, 'parts2'))).rejects.toThrow(

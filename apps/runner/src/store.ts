@@ -1,8 +1,6 @@
 import type { Json } from './json';
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { writeFiles, type SvcClient } from '@svc/client';
+import { MAX_BLOCK_SIZE, storeFile, writeFiles, type SvcClient } from '@svc/client';
 import {
   newDir,
   parseManifestTree,
@@ -11,19 +9,6 @@ import {
   type FileNode,
   type TreeNode,
 } from '@svc/blocks';
-
-/** Largest block the block service takes (storage.md §4). */
-const BLOCK_SIZE = 64 * 1024 * 1024;
-
-/** The MD5 of bytes `start`..`start + size` of a file, read as a stream. */
-async function md5Of(path: string, start: number, size: number): Promise<string> {
-  const md5 = createHash('md5');
-  if (size === 0) return md5.digest('hex');
-  for await (const piece of createReadStream(path, { start, end: start + size - 1 })) {
-    md5.update(piece as Buffer);
-  }
-  return md5.digest('hex');
-}
 
 /**
  * Collections with real bytes, through the public API and the block service only (the
@@ -74,26 +59,17 @@ export class CollectionStore {
   /** Stores bytes as blocks; answers the file node (signed locators). */
   async writeFile(data: Buffer): Promise<FileNode> {
     const segments: FileNode['segments'] = [];
-    for (let at = 0; at < data.length; at += BLOCK_SIZE) {
-      const chunk = data.subarray(at, at + BLOCK_SIZE);
+    for (let at = 0; at < data.length; at += MAX_BLOCK_SIZE) {
+      const chunk = data.subarray(at, at + MAX_BLOCK_SIZE);
       const { locator } = await this.client.blocks.put(chunk);
       segments.push({ locator, offset: 0, length: chunk.length });
     }
     return { kind: 'file', segments, size: data.length };
   }
 
-  /** Stores a file of `size` bytes from disk as blocks, each read as a stream (twice: hash, send). */
+  /** Stores a file of `size` bytes from disk as blocks, each read as a stream. */
   async storeFile(path: string, size: number): Promise<FileNode> {
-    const segments: FileNode['segments'] = [];
-    for (let at = 0; at < size; at += BLOCK_SIZE) {
-      const length = Math.min(BLOCK_SIZE, size - at);
-      const hash = await md5Of(path, at, length);
-      const { locator } = await this.client.blocks.putStream(hash, length, () =>
-        createReadStream(path, { start: at, end: at + length - 1 }),
-      );
-      segments.push({ locator, offset: 0, length });
-    }
-    return { kind: 'file', segments, size };
+    return { kind: 'file', segments: await storeFile(this.client.blocks, path, size), size };
   }
 
   /**

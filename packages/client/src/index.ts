@@ -8,3 +8,4 @@ export type { ClientApi, ListAllItem, ListAllOptions, ListEndpointId } from './c
 export type { PagingOptions, Progress } from './paging';
 export { DEFAULT_RETRY, baseUrlOf, type ClientOptions, type RetryPolicy } from './settings';
 export * from './write-files';
+export * from './images';

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { BlockClient } from './blocks';
@@ -99,4 +101,39 @@ export async function writeFiles(
   };
   const threads = Math.max(1, Math.min(opts.threads ?? 1, queue.length));
   await Promise.all(Array.from({ length: threads }, worker));
+}
+
+/** Largest block the block service takes (storage.md §4). */
+export const MAX_BLOCK_SIZE = 64 * 1024 * 1024;
+
+/** The MD5 of bytes `start`..`start + size` of a file, read as a stream. */
+async function md5Of(path: string, start: number, size: number): Promise<string> {
+  const md5 = createHash('md5');
+  if (size === 0) return md5.digest('hex');
+  for await (const piece of createReadStream(path, { start, end: start + size - 1 })) {
+    md5.update(piece as Buffer);
+  }
+  return md5.digest('hex');
+}
+
+/**
+ * Stores a file of `size` bytes from disk as blocks of at most 64 MiB, each read as a stream
+ * (twice: to hash it, then to send it), so memory does not grow with the file's size. Answers
+ * the file's pieces (signed locators).
+ */
+export async function storeFile(
+  blocks: BlockClient,
+  path: string,
+  size: number,
+): Promise<FilePieces['segments'][number][]> {
+  const segments: FilePieces['segments'][number][] = [];
+  for (let at = 0; at < size; at += MAX_BLOCK_SIZE) {
+    const length = Math.min(MAX_BLOCK_SIZE, size - at);
+    const hash = await md5Of(path, at, length);
+    const { locator } = await blocks.putStream(hash, length, () =>
+      createReadStream(path, { start: at, end: at + length - 1 }),
+    );
+    segments.push({ locator, offset: 0, length });
+  }
+  return segments;
 }

@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { BlockClient } from '@svc/client';
+import { MAX_BLOCK_SIZE, type BlockClient } from '@svc/client';
 import { dirAt, newDir, serializeManifestTree, type FileNode } from '@svc/blocks';
 import { planBlocks, type PlannedBlock } from './layout';
 import { inParallel } from './pool';
 import type { Progress } from './progress';
 import type { PutStateFile } from './put-state';
 import type { LocalFile, LocalTree } from './walk';
-
-export const MAX_BLOCK_SIZE = 64 * 1024 * 1024;
 
 /** Pieces up to this size are read synchronously: many small files read 7× faster so. */
 const SYNC_READ_BYTES = 1 << 20;

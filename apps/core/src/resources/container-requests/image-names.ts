@@ -1,3 +1,4 @@
+import { imageLinkOf, type ImageLink } from '@svc/contract';
 import { sql, toQuery, type Sql } from '@svc/list-engine';
 import type { Db } from '../../db/db';
 import { allOf, col } from '../../permissions/caller-set';
@@ -7,37 +8,6 @@ import {
   ownedObjectVisible,
 } from '../../permissions/visibility';
 import { readablePdh, type RuntimeUser } from './runtime-user';
-
-const PDH = /^[0-9a-f]{32}\+[0-9]+$/;
-
-/** The link an image name is registered by (containers.md §6's registration convention). */
-export interface ImageLink {
-  linkClass: 'docker_image_hash' | 'docker_image_repo+tag';
-  name: string;
-  /** `name` is the start of the link's name (a 12-hex prefix of an image id). */
-  prefix: boolean;
-}
-
-/**
- * The link an image name resolves through, or null for a PDH: `sha256:<64 hex>` (or a 12-hex
- * prefix of it) through a `docker_image_hash` link; `repo:tag`, or `repo` alone meaning
- * `repo:latest`, through a `docker_image_repo+tag` link. A colon followed by a `/` belongs to
- * a registry's port (`host:5000/repo`), not to a tag.
- */
-export function imageLinkOf(image: string): ImageLink | null {
-  if (PDH.test(image)) return null;
-  const hash = /^sha256:([0-9a-f]{64}|[0-9a-f]{12})$/.exec(image);
-  if (hash) {
-    return { linkClass: 'docker_image_hash', name: image, prefix: hash[1]!.length === 12 };
-  }
-  const colon = image.lastIndexOf(':');
-  const tagged = colon > 0 && !image.slice(colon + 1).includes('/');
-  return {
-    linkClass: 'docker_image_repo+tag',
-    name: tagged ? image : `${image}:latest`,
-    prefix: false,
-  };
-}
 
 /** Readable by the runtime user, neither trashed nor beneath a trashed project. */
 const readable = (user: RuntimeUser, table: 'links' | 'collections'): Sql[] => [
