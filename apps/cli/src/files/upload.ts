@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { MAX_BLOCK_SIZE, type BlockClient } from '@svc/client';
+import type { BlockClient } from '@svc/client';
 import { dirAt, newDir, serializeManifestTree, type FileNode } from '@svc/blocks';
 import { planBlocks, type PlannedBlock } from './layout';
 import { inParallel } from './pool';
