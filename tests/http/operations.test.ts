@@ -184,6 +184,34 @@ describe('request log', () => {
   });
 });
 
+describe('the gateway token cache (docs/adr/0003)', () => {
+  it('checks a token sent without its v2/<uuid>/ prefix once, as it does its v2 form', async () => {
+    const validations = () =>
+      requestLines().filter((l) => l['route'] === '/_internal/tokens/validate').length;
+    const made = await d.current.root.request('POST', '/svc/v1/api_client_authorizations', {
+      json: { api_client_authorization: { scopes: ['all'] } },
+    });
+    expect(made.status).toBe(200);
+    const { uuid, api_token: secret } = made.body;
+    const checks: Record<string, number> = {};
+    for (const [form, token] of [
+      ['bare', secret],
+      ['v2', `v2/${uuid}/${secret}`],
+    ]) {
+      const before = validations();
+      for (let i = 0; i < 20; i++) {
+        const res = await fetch(`${d.current.url}/svc/v1/users/current`, {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        expect(res.status).toBe(200);
+      }
+      checks[form] = validations() - before;
+    }
+    expect(checks['bare']).toBeLessThanOrEqual(2);
+    expect(checks['v2']).toBeLessThanOrEqual(2);
+  });
+});
+
 describe('/_health/all', () => {
   it('lists every cluster core, and reports a stopped one (503)', async () => {
     const ok = await management('/_health/all');
