@@ -43,6 +43,15 @@ describe('operations endpoints', () => {
     }
   });
 
+  it('take the management token in the header forms the API takes (Bearer, OAuth2)', async () => {
+    for (const scheme of ['Bearer', 'OAuth2', 'oauth2']) {
+      const res = await fetch(`${d.current.url}/_health/ping`, {
+        headers: { Authorization: `${scheme} ${MANAGEMENT_TOKEN}` },
+      });
+      expect([scheme, res.status]).toEqual([scheme, 200]);
+    }
+  });
+
   it('/_health/ping answers OK while the gateway serves', async () => {
     const res = await management('/_health/ping');
     expect([res.status, await res.json()]).toEqual([200, { health: 'OK' }]);
