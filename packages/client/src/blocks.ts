@@ -40,6 +40,10 @@ class SinkError extends Error {
   }
 }
 
+/** The connection was closed under a request it carried: what a cut-off corrupt read looks like. */
+const cutOff = (err: unknown): boolean =>
+  ['UND_ERR_SOCKET', 'ECONNRESET'].includes(String((err as { code?: unknown }).code));
+
 const RETRIES = 3;
 const retryable = (status: number) => status === 502 || status === 503;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -119,6 +123,11 @@ export class BlockClient {
         method: 'GET',
         headers: this.headers(),
         dispatcher: this.dispatcher,
+      }).catch((err: unknown) => {
+        // a small corrupt copy is cut off before even the status line is sent
+        if (cutOff(err))
+          throw new CorruptBlockError(hash, `read failed: ${(err as Error).message}`);
+        throw err;
       });
       if (res.statusCode !== 200) {
         throw new BlockError(res.statusCode, (await res.body.text()).trim());
