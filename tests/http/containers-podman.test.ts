@@ -105,6 +105,44 @@ describeWith('podman', 'containers run in podman', () => {
     expect([c.state, c.exit_code, c.runtime_status.warning]).toEqual(['Complete', 137, undefined]);
   });
 
+  it('mounts below directories the image has; the image around them stays, read-only (§3.3)', async () => {
+    const withVar = await saveBusyboxImage(u.client, [
+      writeTar([
+        { path: 'var', type: 'dir' },
+        { path: 'var/lib', type: 'dir' },
+        { path: 'var/lib/existing.txt', data: 'from the image\n' },
+        { path: 'usr/local', type: 'dir' },
+        { path: 'usr/local/share', type: 'dir' },
+      ]),
+    ]);
+    const script = [
+      'cat /var/lib/x/input.json /var/lib/existing.txt > /out/read.txt',
+      'echo w > /usr/local/work/f && cat /usr/local/work/f >> /out/read.txt',
+      'touch /var/lib/new 2>/dev/null && echo writable > /out/ro.txt',
+      'test -e /out/ro.txt || echo read-only > /out/ro.txt',
+    ].join('; ');
+    const cr = await createRequest(
+      u.client,
+      busyboxRequest(
+        withVar,
+        script,
+        { ram: 128 * MiB },
+        {
+          mounts: {
+            '/out': { kind: 'tmp', capacity: MiB },
+            '/var/lib/x/input.json': { kind: 'json', content: 'in' },
+            '/usr/local/work': { kind: 'tmp', capacity: MiB },
+          },
+        },
+      ),
+    );
+    const r = await final(cr.uuid);
+    expect(await readCollectionFile(u.client, r.output_uuid, 'read.txt')).toBe(
+      '"in"from the image\nw\n',
+    );
+    expect(await readCollectionFile(u.client, r.output_uuid, 'ro.txt')).toBe('read-only\n');
+  });
+
   it('an OCI image layout archive loads into podman and runs, with its Env (§3.1)', async () => {
     // a new image each run (an image already in the store is not loaded again)
     const nonce = writeTar([{ path: 'etc/nonce', data: randomBytes(8).toString('hex') }]);
