@@ -7,6 +7,15 @@ import {
 } from 'node:http';
 import type { Socket } from 'node:net';
 
+/** The request to the gateway for one the proxy got: the same method, path and headers. */
+const passedOn = (target: URL, req: IncomingMessage) => ({
+  host: target.hostname,
+  port: target.port,
+  method: req.method,
+  path: req.url,
+  headers: req.headers,
+});
+
 /**
  * A proxy in front of a gateway for client tests (the Host header passed on as the client sent
  * it, so URLs the gateway derives from it name the proxy): it counts block PUTs, can hold every PUT
@@ -41,30 +50,21 @@ export class BlockProxy {
         if (this.holdPutsAfter !== null && this.puts > this.holdPutsAfter) return;
       }
       const corrupt = this.corruptReads && req.method === 'GET' && isBlock;
-      const out = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: req.method,
-          path: req.url,
-          headers: req.headers,
-        },
-        (answer: IncomingMessage) => {
-          if (!corrupt || answer.statusCode !== 200) {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-            return;
-          }
-          const chunks: Buffer[] = [];
-          answer.on('data', (c: Buffer) => chunks.push(c));
-          answer.on('end', () => {
-            const body = Buffer.concat(chunks);
-            if (body.length > 0) body[0] = body[0]! ^ 0xff;
-            res.writeHead(200, answer.headers);
-            res.end(body);
-          });
-        },
-      );
+      const out = request(passedOn(target, req), (answer: IncomingMessage) => {
+        if (!corrupt || answer.statusCode !== 200) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        answer.on('data', (c: Buffer) => chunks.push(c));
+        answer.on('end', () => {
+          const body = Buffer.concat(chunks);
+          if (body.length > 0) body[0] = body[0]! ^ 0xff;
+          res.writeHead(200, answer.headers);
+          res.end(body);
+        });
+      });
       out.on('error', () => res.destroy());
       req.pipe(out);
     });
@@ -86,28 +86,19 @@ export class BlockProxy {
       const body = Buffer.concat(chunks);
       const lose = this.lostAnswer?.(req.url ?? '', body.toString('utf8')) ?? false;
       if (lose) this.lostAnswer = null;
-      const out = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: req.method,
-          path: req.url,
-          headers: req.headers,
-        },
-        (answer: IncomingMessage) => {
-          if (!lose) {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-            return;
-          }
-          answer.resume();
-          answer.on('end', () => {
-            this.lostAnswers++;
-            res.writeHead(503, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ errors: ['service unavailable (test proxy)'] }));
-          });
-        },
-      );
+      const out = request(passedOn(target, req), (answer: IncomingMessage) => {
+        if (!lose) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        answer.resume();
+        answer.on('end', () => {
+          this.lostAnswers++;
+          res.writeHead(503, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ errors: ['service unavailable (test proxy)'] }));
+        });
+      });
       out.on('error', () => res.destroy());
       out.end(body);
     });
