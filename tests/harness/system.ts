@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { ociProblem } from '@svc/runner';
 import { ENV } from './database-target';
 import { BUSYBOX } from './run-images';
@@ -22,6 +23,12 @@ const INSTALL: Record<Need, string> = {
 };
 
 export const SYSTEM_REQUIRED = process.env['SVC_REQUIRE_SYSTEM_TESTS'] === '1';
+
+/** Why `cmd` is not a program on PATH, or null. */
+function onPath(cmd: string): string | null {
+  const dirs = (process.env['PATH'] ?? '').split(':').filter((d) => d !== '');
+  return dirs.some((d) => existsSync(join(d, cmd))) ? null : `${cmd} is not on PATH`;
+}
 
 /** Why `cmd args…` cannot run here, or null. */
 function cannotRun(cmd: string, args: string[]): string | null {
@@ -63,9 +70,11 @@ const staticBusyboxProblem = (): string | null => {
 const CHECKS: Record<Need, () => string | null> = {
   bubblewrap: bubblewrapProblem,
   podman: () => ociProblem('podman') ?? staticBusyboxProblem(),
+  // sbatch cannot say even its version before a Slurm is configured: the daemons can
   slurm: () =>
-    cannotRun('sbatch', ['--version']) ??
+    onPath('sbatch') ??
     cannotRun('slurmctld', ['-V']) ??
+    cannotRun('slurmd', ['-V']) ??
     cannotRun('munged', ['--version']) ??
     cannotRun('getent', ['passwd', 'munge']) ??
     bubblewrapProblem(),
