@@ -10,19 +10,26 @@ import { BUSYBOX } from './run-images';
  * engine, or a PostgreSQL server (the tests otherwise run on the embedded database). The
  * README's test command runs on a machine with Node.js alone: tests that need more skip
  * there, visibly, naming what to install. CI installs it all and sets
- * SVC_REQUIRE_SYSTEM_TESTS=1: then anything missing fails those tests at once, with the
- * reason, rather than letting them wait for containers nothing runs.
+ * SVC_REQUIRE_SYSTEM_TESTS=1 (and SVC_REQUIRE_CLIENT_TESTS=1 for the Python client library):
+ * then anything missing fails those tests at once, with the reason, rather than letting
+ * them wait for containers nothing runs.
  */
-export type Need = 'bubblewrap' | 'podman' | 'slurm' | 'postgresql';
+export type Need = 'bubblewrap' | 'podman' | 'slurm' | 'postgresql' | 'python3-googleapi';
 
 const INSTALL: Record<Need, string> = {
   bubblewrap: 'install the Debian packages bubblewrap busybox-static',
   podman: 'install the Debian packages podman runc busybox-static',
   slurm: 'install the Debian packages slurm-wlm munge bubblewrap busybox-static',
   postgresql: 'start PostgreSQL at DATABASE_URL or 127.0.0.1:5432 (user postgres)',
+  'python3-googleapi': 'install the Debian package python3-googleapi',
 };
 
-export const SYSTEM_REQUIRED = process.env['SVC_REQUIRE_SYSTEM_TESTS'] === '1';
+/** The variable by which CI requires what `need` names (the real-client tests have their own). */
+const requiredBy = (need: Need): string =>
+  need === 'python3-googleapi' ? 'SVC_REQUIRE_CLIENT_TESTS' : 'SVC_REQUIRE_SYSTEM_TESTS';
+
+/** The Python of the real-client tests (Debian's, where python3-googleapi installs). */
+export const PYTHON = '/usr/bin/python3';
 
 /** Why `cmd` is not a program on PATH, or null. */
 function onPath(cmd: string): string | null {
@@ -78,6 +85,7 @@ const CHECKS: Record<Need, () => string | null> = {
     cannotRun('munged', ['--version']) ??
     cannotRun('getent', ['passwd', 'munge']) ??
     bubblewrapProblem(),
+  'python3-googleapi': () => cannotRun(PYTHON, ['-c', 'import googleapiclient']),
   // chosen once for the run by the global setup (tests/harness/database-target.ts)
   postgresql: () =>
     process.env[ENV.mode] === 'postgres' ? null : 'no PostgreSQL server was reachable',
@@ -103,10 +111,9 @@ export function describeWith(need: Need, title: string, tests: () => void): void
     describe(title, tests);
     return;
   }
-  if (SYSTEM_REQUIRED) {
-    throw new Error(
-      `${need} is required (SVC_REQUIRE_SYSTEM_TESTS=1): ${problem}; ${INSTALL[need]}`,
-    );
+  const variable = requiredBy(need);
+  if (process.env[variable] === '1') {
+    throw new Error(`${need} is required (${variable}=1): ${problem}; ${INSTALL[need]}`);
   }
   const file = relative(process.cwd(), expect.getState().testPath ?? title);
   process.stderr.write(`skipped ${file}: needs ${need} (${problem}); ${INSTALL[need]}\n`);
