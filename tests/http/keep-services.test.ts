@@ -125,4 +125,19 @@ describe('keep_services (storage.md §8)', () => {
     });
     expect(res.body.StorageClasses).toEqual({ default: { Default: true } });
   });
+
+  it('the public config names where each part is reached, as the client reached it (§5)', async () => {
+    const res = await d.current.client(null).request('GET', '/svc/v1/config');
+    const url = `${d.current.url}/`;
+    const ws = `${url.replace(/^http:/, 'ws:')}websocket`;
+    expect(res.body.Services).toEqual({
+      Controller: { ExternalURL: url },
+      Websocket: { ExternalURL: ws },
+      WebDAV: { ExternalURL: url },
+      WebDAVDownload: { ExternalURL: url },
+      Keepproxy: { ExternalURL: '' },
+      Workbench1: { ExternalURL: '' },
+      Workbench2: { ExternalURL: url },
+    });
+  });
 });

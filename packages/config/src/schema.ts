@@ -53,6 +53,30 @@ export const VolumeSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** The parts of a cluster the public config names (`Services.<name>.ExternalURL`). */
+export const SERVICE_NAMES = [
+  'Controller',
+  'Websocket',
+  'WebDAV',
+  'WebDAVDownload',
+  'Keepproxy',
+  'Workbench1',
+  'Workbench2',
+] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+const SERVICE_MEANINGS: Record<ServiceName, string> = {
+  Controller: 'The API (this gateway); "" derives it from each request',
+  Websocket: 'The event stream (ws:// or wss://…/websocket); "" derives it from each request',
+  WebDAV: 'File access at /c=; "" derives it from each request',
+  WebDAVDownload: 'File downloads at /c=; "" derives it from each request',
+  Keepproxy: 'Not part of svc: "" (clients use the block service at the API URL)',
+  Workbench1: 'Not part of svc: ""',
+  Workbench2: 'The web console at the root URL; "" derives it from each request',
+};
+const service = (name: ServiceName) =>
+  section({ ExternalURL: str('', SERVICE_MEANINGS[name]) }, `Where clients reach ${name}`);
+
 export const ClusterSchema = Type.Object(
   {
     ClusterID: Type.Optional(
@@ -260,6 +284,18 @@ export const ClusterSchema = Type.Object(
       default: {},
       description: 'Remote clusters by id',
     }),
+    Services: section(
+      {
+        Controller: service('Controller'),
+        Websocket: service('Websocket'),
+        WebDAV: service('WebDAV'),
+        WebDAVDownload: service('WebDAVDownload'),
+        Keepproxy: service('Keepproxy'),
+        Workbench1: service('Workbench1'),
+        Workbench2: service('Workbench2'),
+      },
+      "Public URLs of the cluster's parts, shown to clients in the public config",
+    ),
   },
   { additionalProperties: false },
 );

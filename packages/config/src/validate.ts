@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import { bareSecret, CLUSTER_ID_RE } from '@svc/ids';
 import { ConfigError } from './errors';
-import { ConfigSchema, type ClusterConfig, type Config } from './schema';
+import { ConfigSchema, SERVICE_NAMES, type ClusterConfig, type Config } from './schema';
 import { checkStorage } from './validate-storage';
 
 const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: false });
@@ -58,6 +58,11 @@ function checkCluster(id: string, c: ClusterConfig): void {
   c.SystemRootToken = bareSecret(c.SystemRootToken);
   c.Users.AnonymousUserToken = bareSecret(c.Users.AnonymousUserToken);
   if (c.ExternalURL !== '') checkUrl(at('ExternalURL'), c.ExternalURL, ['http', 'https']);
+  for (const name of SERVICE_NAMES) {
+    const url = c.Services[name].ExternalURL;
+    const schemes = name === 'Websocket' ? ['ws', 'wss'] : ['http', 'https'];
+    if (url !== '') checkUrl(at(`Services.${name}.ExternalURL`), url, schemes);
+  }
   if (!/^(postgres|postgresql):\/\/|^pglite:.+/.test(c.Database.URL)) {
     throw new ConfigError(
       at('Database.URL'),

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EndpointNotFoundError, toErrorBody } from '@svc/errors';
+import { authorizationToken } from '@svc/ids';
 import type { HttpMetrics } from './metrics';
 import { sendJson } from './json';
 
@@ -20,11 +21,6 @@ const PATHS = new Set(['/_health/ping', '/_health/all', '/metrics']);
 
 export const isOperationsPath = (pathname: string): boolean => PATHS.has(pathname);
 
-function bearer(req: IncomingMessage): string | undefined {
-  const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-  return m?.[1];
-}
-
 /** Serves one operations request; a disabled one is 404 like any unknown path. */
 export async function serveOperations(
   ops: Operations,
@@ -33,7 +29,8 @@ export async function serveOperations(
   res: ServerResponse,
 ): Promise<void> {
   const head = req.method === 'HEAD';
-  const given = bearer(req);
+  // the same header forms the API takes (auth.md §1): Bearer or OAuth2
+  const given = authorizationToken(req.headers.authorization) ?? undefined;
   const internal = ops.internalToken !== undefined && given === ops.internalToken;
   if ((pathname === '/_health/all' && !ops.all) || (ops.token === '' && !internal)) {
     sendJson(res, 404, toErrorBody(new EndpointNotFoundError()), head);

@@ -5,7 +5,6 @@ import { apiClientRules } from './api-clients/rules';
 import { collectionRules } from './collections/rules';
 import { crudHandlers } from './common/crud';
 import type { ResourceRules } from './common/rules';
-import { getConfig } from './configs/routes';
 import { contents } from '../contents/contents';
 import { shared } from '../contents/shared';
 import { containerRequestRules } from './container-requests/rules';
@@ -35,7 +34,6 @@ export const RESOURCE_RULES: readonly ResourceRules[] = [
  */
 export function buildHandlers(): Map<string, Handler> {
   const handlers = new Map<string, Handler>([
-    ['svc.configs.get', getConfig],
     ['svc.groups.contents', contents],
     ['svc.groups.shared', shared],
   ]);

@@ -34,17 +34,18 @@ async function servedHere(
   req: IncomingMessage,
   res: ServerResponse,
   requestId: string,
+  cluster: string,
 ): Promise<void> {
   const handler = GATEWAY_HANDLERS[endpointId(parsed.endpoint)];
   if (!handler) throw new EndpointNotFoundError();
-  const home = { kind: 'core' as const, cluster: deps.home.ClusterID };
+  const home = { kind: 'core' as const, cluster };
   const identity = parsed.endpoint.public
     ? null
     : (await deps.federation.admit(parsed, home, requestId)).identity;
   noteRequest(res, { cluster: home.cluster, ...(identity ? { user: identity.userUuid } : {}) });
   checkAllowed(parsed, identity, splitUrl(req.url ?? '/').pathname);
   typedOptions(parsed);
-  const reply = await handler(deps, parsed.params, { req, identity });
+  const reply = await handler(deps, parsed.params, { req, identity, cluster });
   sendJson(res, reply.status, reply.body, req.method === 'HEAD');
 }
 
@@ -101,11 +102,12 @@ export function apiHandler(deps: GatewayDeps) {
       const read = await readApiRequest(req, pathname, search, maxBytes);
       const parsed = parseRequest(read.parts);
       noteRequest(res, { route: `/svc/v1/${parsed.endpoint.path}` });
-      if (parsed.endpoint.servedBy === 'gateway') {
-        await servedHere(deps, parsed, req, res, requestId);
+      const route = deps.federation.route(parsed);
+      // the gateway answers for its own clusters; another deployment answers for its own
+      if (parsed.endpoint.servedBy === 'gateway' && route.kind === 'core') {
+        await servedHere(deps, parsed, req, res, requestId, route.cluster);
         return;
       }
-      const route = deps.federation.route(parsed);
       const admission = await deps.federation.admit(parsed, route, requestId);
       noteRequest(res, {
         ...(admission.identity ? { user: admission.identity.userUuid } : {}),

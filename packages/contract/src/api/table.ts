@@ -127,6 +127,7 @@ export const API = {
       params: {},
       result: plainJson<PublicConfig>(),
       public: true,
+      servedBy: 'gateway',
       routing: 'cluster_id',
       description: 'The public part of the cluster configuration.',
     }),

@@ -1,4 +1,5 @@
 import { EndpointNotFoundError, MethodNotAllowedError, UnprocessableError } from '@svc/errors';
+import { authorizationToken } from '@svc/ids';
 import { endpointId, type Endpoint } from '../endpoints';
 import { msg } from '../messages';
 import {
@@ -71,10 +72,7 @@ export function presentedToken(
   authorization: string | undefined,
   params: Readonly<Record<string, unknown>>,
 ): string | null {
-  if (authorization !== undefined) {
-    const m = /^(?:Bearer|OAuth2)\s+(\S+)\s*$/i.exec(authorization);
-    return m ? m[1]! : '';
-  }
+  if (authorization !== undefined) return authorizationToken(authorization) ?? '';
   const param = params['api_token'];
   return typeof param === 'string' ? param : null;
 }
