@@ -1,0 +1,30 @@
+import { virtualMachines } from '@svc/contract';
+import { requireAdmin } from '../../permissions/admin';
+import { ownedPolicy } from '../../permissions/policies';
+import { requireActive, type AccessPolicy } from '../../permissions/policy';
+import type { ResourceRules } from '../common/rules';
+import { getAllLogins, logins } from './logins';
+
+const owned = ownedPolicy('virtual_machines');
+
+/**
+ * Shell nodes (more-resources.md §4.1): readable like an owned object (a can_login link counts
+ * as can_read); only admins create, change or delete them.
+ */
+const virtualMachinePolicy: AccessPolicy = {
+  visible: owned.visible,
+  async create(call) {
+    requireActive(call);
+    requireAdmin(call);
+  },
+  async write(call) {
+    requireActive(call);
+    requireAdmin(call);
+  },
+};
+
+export const virtualMachineRules: ResourceRules = {
+  resource: virtualMachines,
+  policy: virtualMachinePolicy,
+  extraHandlers: { logins, get_all_logins: getAllLogins },
+};
