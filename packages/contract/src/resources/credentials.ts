@@ -28,6 +28,7 @@ export const credentials = defineResource({
     external_id: { type: 'string', required: true, description: 'The public part' },
     secret: {
       type: 'string',
+      required: true,
       stored: false,
       secret: true,
       input: 'hook',

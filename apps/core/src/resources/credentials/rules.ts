@@ -16,12 +16,13 @@ const MANAGER = 'credentialManager';
 const sealed = (call: Call, uuid: string, value: string): string =>
   sealTokenSecret(credentialSecretKey(call.cluster.SystemRootToken), uuid, value);
 
+/** Rules beyond the schema's: on create, absent required fields were reported with it. */
 function problems(ctx: WriteContext, row: Row): string[] {
+  const blank = (v: unknown) => v === '' || v === null;
   const out: string[] = [];
-  if (typeof row['name'] === 'string' && row['name'].trim() === '' && row['name'] !== '')
-    out.push(msg.cantBeBlank('name'));
-  if ('secret' in ctx.input && (ctx.input['secret'] === '' || ctx.input['secret'] === null))
-    if (!out.includes(msg.cantBeBlank('secret'))) out.push(msg.cantBeBlank('secret'));
+  for (const name of ['name', 'credential_class', 'external_id', 'expires_at'])
+    if (blank(row[name])) out.push(msg.cantBeBlank(name));
+  if ('secret' in ctx.input && blank(ctx.input['secret'])) out.push(msg.cantBeBlank('secret'));
   return [...out, ...classProblems(row['credential_class'], row['scopes'])];
 }
 
@@ -48,6 +49,9 @@ export const credentialRules: ResourceRules = {
   guard: refuseSecretQueries,
   policy: credentialPolicy,
   async checkWrite(call, tx, attrs, current) {
+    // Only spaces and tabs is blank: the schema's required check then reports it with the rest.
+    const name = attrs['name'];
+    if (typeof name === 'string' && /^[ \t]*$/.test(name)) (attrs as Row)['name'] = '';
     if (current === null) {
       call.locals[MANAGER] = await credentialManager(call, tx, attrs['owner_uuid']);
     } else if ('owner_uuid' in attrs) {
