@@ -14,10 +14,7 @@ const jwk = (key: { export(o: { format: 'jwk' }): unknown }) =>
 const b64 = (s: string) => Buffer.from(s, 'base64url');
 
 export type SshKeyType =
-  | 'ssh-ed25519'
-  | 'ssh-rsa'
-  | 'ecdsa-sha2-nistp256'
-  | 'sk-ssh-ed25519@openssh.com';
+  'ssh-ed25519' | 'ssh-rsa' | 'ecdsa-sha2-nistp256' | 'sk-ssh-ed25519@openssh.com';
 
 function blobOf(type: SshKeyType): Buffer {
   if (type === 'ssh-rsa') {

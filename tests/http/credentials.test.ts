@@ -134,10 +134,7 @@ describe('credentials: access (§7.2)', () => {
     const put = await other.client.request('PUT', `/svc/v1/credentials/${c}`, {
       json: { credential: { description: 'no' } },
     });
-    expect(answer(put)).toEqual([
-      403,
-      [`Forbidden: insufficient permission to modify ${c}`],
-    ]);
+    expect(answer(put)).toEqual([403, [`Forbidden: insufficient permission to modify ${c}`]]);
     expect((await other.client.request('DELETE', `/svc/v1/credentials/${c}`)).status).toBe(403);
   });
 

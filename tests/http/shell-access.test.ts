@@ -36,7 +36,11 @@ describe('authorized keys (§3)', () => {
       expires_at: null,
     });
     expect(res.body.uuid).toMatch(/^home1-fngyi-/);
-    for (const type of ['ssh-ed25519', 'ecdsa-sha2-nistp256', 'sk-ssh-ed25519@openssh.com'] as const)
+    for (const type of [
+      'ssh-ed25519',
+      'ecdsa-sha2-nistp256',
+      'sk-ssh-ed25519@openssh.com',
+    ] as const)
       expect((await addKey(alice, { public_key: sshPublicKey(type) })).status).toBe(200);
   });
 
@@ -59,7 +63,10 @@ describe('authorized keys (§3)', () => {
       ],
     ];
     for (const [key, expected] of cases) {
-      expect([key, ...answer(await addKey(alice, { public_key: key }))]).toEqual([key, ...(expected as unknown[])]);
+      expect([key, ...answer(await addKey(alice, { public_key: key }))]).toEqual([
+        key,
+        ...(expected as unknown[]),
+      ]);
     }
   });
 
@@ -107,7 +114,9 @@ describe('authorized keys (§3)', () => {
     expect((await bob.client.request('DELETE', `/svc/v1/authorized_keys/${key}`)).status).toBe(404);
     const sleeper = await makeUser(d.current, { is_active: false });
     expect(answer(await addKey(sleeper, { public_key: sshPublicKey() }))).toEqual(inactive);
-    expect((await alice.client.request('DELETE', `/svc/v1/authorized_keys/${key}`)).status).toBe(200);
+    expect((await alice.client.request('DELETE', `/svc/v1/authorized_keys/${key}`)).status).toBe(
+      200,
+    );
   });
 });
 
@@ -138,7 +147,9 @@ describe('virtual machines and logins (§4)', () => {
     });
     expect(answer(made)).toEqual(forbidden);
     const shell = await vm('shell1.example');
-    expect((await alice.client.request('GET', `/svc/v1/virtual_machines/${shell}`)).status).toBe(404);
+    expect((await alice.client.request('GET', `/svc/v1/virtual_machines/${shell}`)).status).toBe(
+      404,
+    );
     await login(alice.uuid, shell, { username: 'alice' });
     const seen = await alice.client.request('GET', `/svc/v1/virtual_machines/${shell}`);
     expect([seen.status, seen.body.kind, seen.body.hostname]).toEqual([
@@ -229,9 +240,16 @@ describe('virtual machines and logins (§4)', () => {
     const all = await root().request('GET', '/svc/v1/virtual_machines/get_all_logins');
     const mine = all.body.items.filter((i: any) => i.virtual_machine_uuid === shell);
     expect(mine).toEqual(expected);
-    expect(answer(await alice.client.request('GET', `/svc/v1/virtual_machines/${shell}/logins`))).toEqual(forbidden);
-    expect(answer(await alice.client.request('GET', '/svc/v1/virtual_machines/get_all_logins'))).toEqual(forbidden);
-    const none = await root().request('GET', '/svc/v1/virtual_machines/home1-2x53u-000000000nosuch/logins');
+    expect(
+      answer(await alice.client.request('GET', `/svc/v1/virtual_machines/${shell}/logins`)),
+    ).toEqual(forbidden);
+    expect(
+      answer(await alice.client.request('GET', '/svc/v1/virtual_machines/get_all_logins')),
+    ).toEqual(forbidden);
+    const none = await root().request(
+      'GET',
+      '/svc/v1/virtual_machines/home1-2x53u-000000000nosuch/logins',
+    );
     expect(answer(none)).toEqual([404, ['Object not found']]);
   });
 });
