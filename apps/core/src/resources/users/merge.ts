@@ -73,10 +73,10 @@ async function moveCredentials(tx: Db, p: MergePlan, local: boolean): Promise<vo
           AND l.tail_uuid = k.tail_uuid AND l.head_uuid = k.head_uuid AND l.uuid <> k.uuid
           AND l.name IN ('can_read', 'can_write', 'can_manage')
           AND k.name IN ('can_read', 'can_write', 'can_manage')
-          AND (l.tail_uuid = $2 OR l.head_uuid = $2)
+          AND (l.tail_uuid = $1 OR l.head_uuid = $1)
           AND (array_position(ARRAY['can_read','can_write','can_manage'], l.name::text),  l.uuid)
             < (array_position(ARRAY['can_read','can_write','can_manage'], k.name::text), k.uuid)`,
-      [o, n],
+      [n],
     ),
   );
 }

@@ -1,6 +1,7 @@
 import { builtInUuids, isBuiltIn, users } from '@svc/contract';
 import { ForbiddenError } from '@svc/errors';
 import type { Call, Reply } from '../../call';
+import { rowColumns, sql, toQuery } from '@svc/list-engine';
 import { statement } from '../../db/db';
 import { failIfAny, readObject } from '../common/crud';
 import {
@@ -120,7 +121,14 @@ export const userRules: ResourceRules = {
     next['owner_uuid'] = current['owner_uuid'];
     failIfAny([...(await usernameProblems(ctx, next)), ...flagProblems(ctx, next)]);
   },
-  afterWrite: afterUserWrite,
+  /** Setup may have made the user invited: the answer says so. */
+  async afterWriteRow(ctx, row, previous) {
+    await afterUserWrite(ctx, row, previous);
+    const { rows } = await ctx.tx.query<{ is_invited: boolean }>(
+      toQuery(sql`SELECT ${rowColumns(users, ['is_invited'], false)} FROM users WHERE uuid = ${String(row['uuid'])}`),
+    );
+    return { ...row, is_invited: rows[0]?.is_invited ?? row['is_invited'] };
+  },
   /** A deleted user holds no permissions any more. */
   async afterRemove(_call, row, tx) {
     await tx.query(
