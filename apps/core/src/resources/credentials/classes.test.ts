@@ -13,7 +13,7 @@ describe('credential classes (more-resources.md §7.1)', () => {
     ['svc:aws_access_key', [], ['scopes cannot be blank for credential class svc:aws_access_key']],
     [
       'svc:aws_access_key',
-      ['s3://ok', 'http://x', 's3://A'],
+      ['s3://okay', 'http://x', 's3://A'],
       ['scopes not valid for credential class svc:aws_access_key: http://x, s3://A'],
     ],
   ])('%s with scopes %j', (klass, scopes, problems) => {
