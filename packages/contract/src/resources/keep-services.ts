@@ -13,7 +13,7 @@ export const keepServices = defineResource({
   description: 'A block service clients read and write blocks through.',
   attributes: {
     ...commonAttributes,
-    service_host: { type: 'string', required: true, description: 'Host name clients use' },
+    service_host: { type: 'string', nullable: true, description: 'Host name clients use' },
     service_port: {
       type: 'integer',
       nullable: true,

@@ -12,6 +12,8 @@ const TYPES = ['disk', 'blob', 'proxy'];
 
 function fieldProblems(row: Row): string[] {
   const problems: string[] = [];
+  const host = row['service_host'];
+  if (typeof host !== 'string' || host.trim() === '') problems.push(moreMsg.serviceHostBlank());
   const port = row['service_port'];
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535)
     problems.push(moreMsg.servicePort());
