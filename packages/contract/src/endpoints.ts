@@ -23,6 +23,8 @@ export interface Endpoint {
   readonly wrapper?: string;
   /** Discovery schema of the answer; null where there is none (`"response": {}`). */
   readonly response: string | null;
+  /** Answers 204 with no body. */
+  readonly noContent?: boolean;
   readonly public?: boolean;
   readonly servedBy?: 'gateway';
   /** A request body other than the resource object (discovery `request`). */
@@ -44,6 +46,7 @@ function endpointOf(resource: string, name: string, o: Op): Endpoint {
     ...(o.attributesOf ? { attributesOf: o.attributesOf } : {}),
     ...(o.wrapper ? { wrapper: o.wrapper } : {}),
     response: o.result.schema,
+    ...(o.noContent ? { noContent: true } : {}),
     ...(o.public ? { public: true } : {}),
     ...(o.servedBy ? { servedBy: o.servedBy } : {}),
     ...(o.body ? { requestSchema: o.body.schema } : {}),

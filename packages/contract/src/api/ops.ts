@@ -79,6 +79,8 @@ export interface Op<
   /** Named body fields (users/authenticate). */
   readonly body?: BodyFields<B>;
   readonly result: Result<T>;
+  /** Answers 204 with no body once done (the trash-sweep trigger). */
+  readonly noContent?: boolean;
   /** Needs no token; a token sent is ignored and scopes do not apply (config, authenticate). */
   readonly public?: boolean;
   /** Answered by the gateway itself (login), not forwarded to a core. */

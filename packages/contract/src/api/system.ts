@@ -72,9 +72,10 @@ export const sysOps = {
     httpMethod: 'POST',
     path: 'sys/trash_sweep',
     params: {},
-    result: plainJson<Record<string, never>>(),
+    result: plainJson<null>(),
+    noContent: true,
     routing: 'local',
-    description: 'Admins: run one pass of the trash sweep now; answers 204.',
+    description: 'Admins: run one pass of the trash sweep now; answers 204 when it is done.',
   }),
 };
 
