@@ -52,7 +52,7 @@ async function agreementRows(call: Call, uuids: readonly string[], select: strin
   });
 }
 
-/** `GET /user_agreements`: every agreement, whole, to invited callers (more-resources.md §6). */
+/** `GET /user_agreements`: every agreement, whole, to invited callers (accounts-and-access §6). */
 const list: Handler = async (call) => {
   const select = parseSelect(collections, arrayOption(call, 'select'));
   const uuids = (await isInvited(call)) ? await agreementUuids(call.db, call.cluster.ClusterID) : [];
