@@ -125,7 +125,9 @@ describe('stored keep services (accounts-and-access §11)', () => {
     client.request('POST', '/svc/v1/keep_services', { json: { keep_service: attrs } });
 
   it('are written by admins only, with their fields checked', async () => {
-    expect([(await create({ service_host: 'x', service_port: 1 }, U.client)).status]).toEqual([403]);
+    expect([(await create({ service_host: 'x', service_port: 1 }, U.client)).status]).toEqual([
+      403,
+    ]);
     const bad = await create({ service_port: 70000, service_type: 'tape' });
     expect([bad.status, bad.body.errors.sort()]).toEqual([
       422,
@@ -156,13 +158,17 @@ describe('stored keep services (accounts-and-access §11)', () => {
       service_type: 'disk',
       read_only: false,
     });
-    const accessible = await d.current.client(null).request('GET', '/svc/v1/keep_services/accessible');
+    const accessible = await d.current
+      .client(null)
+      .request('GET', '/svc/v1/keep_services/accessible');
     expect(accessible.body.items.map((s: any) => s.uuid)).toEqual([uuid]);
     const listed = await d.current.root.request('GET', '/svc/v1/keep_services');
     expect(listed.body.items.map((s: any) => s.uuid)).toEqual([uuid]);
     expect((await U.client.request('GET', '/svc/v1/keep_services')).body.items).toEqual([]);
     const origin = `http://127.0.0.1:${new URL(d.current.url).port}/`;
-    expect((await d.current.root.request('GET', `/svc/v1/keep_services/${expectedUuid(origin)}`)).status).toBe(404);
+    expect(
+      (await d.current.root.request('GET', `/svc/v1/keep_services/${expectedUuid(origin)}`)).status,
+    ).toBe(404);
     const updated = await d.current.root.request('PUT', `/svc/v1/keep_services/${uuid}`, {
       json: { keep_service: { read_only: true, service_port: 0 } },
     });
@@ -170,7 +176,9 @@ describe('stored keep services (accounts-and-access §11)', () => {
       422,
       ['service_port must be an integer between 1 and 65535'],
     ]);
-    expect((await d.current.root.request('DELETE', `/svc/v1/keep_services/${uuid}`)).status).toBe(200);
+    expect((await d.current.root.request('DELETE', `/svc/v1/keep_services/${uuid}`)).status).toBe(
+      200,
+    );
     const back = await d.current.client(null).request('GET', '/svc/v1/keep_services/accessible');
     expect(back.body.items.map((s: any) => s.uuid)).toEqual([expectedUuid(origin)]);
   });

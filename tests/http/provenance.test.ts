@@ -57,12 +57,20 @@ describe('provenance and used_by (§8)', () => {
   it('follow provenance links, summarise several collections of one PDH, and hide what the caller cannot read', async () => {
     const a = await makeCollection(u.client, { name: 'alpha' });
     const copy = await u.client.request('POST', '/svc/v1/collections', {
-      json: { collection: { name: 'beta', manifest_text: (await u.client.request('GET', `/svc/v1/collections/${a.uuid}`)).body.manifest_text } },
+      json: {
+        collection: {
+          name: 'beta',
+          manifest_text: (await u.client.request('GET', `/svc/v1/collections/${a.uuid}`)).body
+            .manifest_text,
+        },
+      },
     });
     expect(copy.body.portable_data_hash).toBe(a.pdh);
     const b = await makeCollection(u.client, { name: 'derived' });
     const link = await u.client.request('POST', '/svc/v1/links', {
-      json: { link: { link_class: 'provenance', name: 'made from', tail_uuid: a.uuid, head_uuid: b.uuid } },
+      json: {
+        link: { link_class: 'provenance', name: 'made from', tail_uuid: a.uuid, head_uuid: b.uuid },
+      },
     });
     const up = await graph('provenance', b.uuid);
     expect(up.body[link.body.uuid]).toMatchObject({ kind: 'svc#link', link_class: 'provenance' });
@@ -70,9 +78,15 @@ describe('provenance and used_by (§8)', () => {
     const several = await graph('used_by', a.uuid);
     const first = [a.uuid, copy.body.uuid].sort()[0];
     const firstName = first === a.uuid ? 'alpha' : 'beta';
-    expect(several.body[a.pdh]).toEqual({ portable_data_hash: a.pdh, name: `${firstName} + 1 more` });
+    expect(several.body[a.pdh]).toEqual({
+      portable_data_hash: a.pdh,
+      name: `${firstName} + 1 more`,
+    });
     const stranger = await makeUser(d.current);
-    expect(answer(await graph('provenance', b.uuid, stranger.client))).toEqual([404, ['Object not found']]);
+    expect(answer(await graph('provenance', b.uuid, stranger.client))).toEqual([
+      404,
+      ['Object not found'],
+    ]);
     await u.client.request('POST', `/svc/v1/collections/${b.uuid}/trash`);
     expect((await graph('provenance', b.uuid)).status).toBe(404);
   });
@@ -83,7 +97,10 @@ describe('container_status and update_priority (§9)', () => {
     const image = await makeCollection(u.client, { name: 'status image' });
     const status = async (uuid: string) =>
       (await u.client.request('GET', `/svc/v1/container_requests/${uuid}/container_status`)).body;
-    const draft = await createRequest(u.client, committedRequest(image.pdh, { state: 'Uncommitted', priority: 0 }));
+    const draft = await createRequest(
+      u.client,
+      committedRequest(image.pdh, { state: 'Uncommitted', priority: 0 }),
+    );
     expect(await status(draft.uuid)).toEqual({
       kind: 'svc#containerStatus',
       uuid: '',
@@ -100,9 +117,15 @@ describe('container_status and update_priority (§9)', () => {
     await dispatcher.lock(cr.container_uuid);
     expect((await status(cr.uuid)).container_state).toBe('Locked');
     await dispatcher.update(cr.container_uuid, { state: 'Running' });
-    expect(await status(cr.uuid)).toMatchObject({ container_state: 'Running', scheduling_status: '' });
+    expect(await status(cr.uuid)).toMatchObject({
+      container_state: 'Running',
+      scheduling_status: '',
+    });
     const stranger = await makeUser(d.current);
-    const hidden = await stranger.client.request('GET', `/svc/v1/container_requests/${cr.uuid}/container_status`);
+    const hidden = await stranger.client.request(
+      'GET',
+      `/svc/v1/container_requests/${cr.uuid}/container_status`,
+    );
     expect(answer(hidden)).toEqual([404, ['Object not found']]);
   });
 
@@ -111,12 +134,16 @@ describe('container_status and update_priority (§9)', () => {
     const cr = await createRequest(u.client, committedRequest(image.pdh, { command: ['prio'] }));
     const uuid = cr.container_uuid as string;
     const db = d.current.running.cores[0]!.db;
-    const before = (await d.current.root.request('GET', `/svc/v1/containers/${uuid}`)).body.priority;
+    const before = (await d.current.root.request('GET', `/svc/v1/containers/${uuid}`)).body
+      .priority;
     await db.query({ text: 'UPDATE containers SET priority = 7 WHERE uuid = $1', values: [uuid] });
     const res = await u.client.request('POST', `/svc/v1/containers/${uuid}/update_priority`);
     expect([res.status, res.body.uuid, res.body.priority]).toEqual([200, uuid, before]);
     const stranger = await makeUser(d.current);
-    const refused = await stranger.client.request('POST', `/svc/v1/containers/${uuid}/update_priority`);
+    const refused = await stranger.client.request(
+      'POST',
+      `/svc/v1/containers/${uuid}/update_priority`,
+    );
     expect(answer(refused)).toEqual([404, ['Object not found']]);
   });
 });

@@ -32,8 +32,13 @@ describe('create_system_auth (§2)', () => {
     expect([me.status, me.body.uuid]).toEqual([200, SYSTEM]);
     expect((await token.request('GET', '/svc/v1/groups')).status).toBe(403);
     // An ordinary record: only the root token (or the token itself) manages it.
-    expect((await admin.client.request('GET', `/svc/v1/api_client_authorizations/${res.body.uuid}`)).status).toBe(404);
-    expect((await root().request('GET', `/svc/v1/api_client_authorizations/${res.body.uuid}`)).status).toBe(200);
+    expect(
+      (await admin.client.request('GET', `/svc/v1/api_client_authorizations/${res.body.uuid}`))
+        .status,
+    ).toBe(404);
+    expect(
+      (await root().request('GET', `/svc/v1/api_client_authorizations/${res.body.uuid}`)).status,
+    ).toBe(200);
     const all = await admin.client.request('POST', path);
     expect(all.body.scopes).toEqual(['all']);
   });
@@ -71,18 +76,27 @@ describe('permission queries (§10)', () => {
     const reader = await makeUser(d.current);
     const c = await makeCollection(owner.client);
     const link = async (tail: string, name: string) =>
-      (await root().request('POST', '/svc/v1/links', {
-        json: { link: { link_class: 'permission', name, tail_uuid: tail, head_uuid: c.uuid } },
-      })).body.uuid;
+      (
+        await root().request('POST', '/svc/v1/links', {
+          json: { link: { link_class: 'permission', name, tail_uuid: tail, head_uuid: c.uuid } },
+        })
+      ).body.uuid;
     const l1 = await link(reader.uuid, 'can_read');
     const res = await owner.client.request('GET', `/svc/v1/permissions/${c.uuid}`);
-    expect(res.body).toMatchObject({ kind: 'svc#linkList', offset: 0, limit: 1, items_available: 1 });
+    expect(res.body).toMatchObject({
+      kind: 'svc#linkList',
+      offset: 0,
+      limit: 1,
+      items_available: 1,
+    });
     expect(res.body.items.map((l: any) => l.uuid)).toEqual([l1]);
     const picked = await owner.client.request('GET', `/svc/v1/permissions/${c.uuid}`, {
       query: { select: JSON.stringify(['uuid', 'name']) },
     });
     expect(picked.body.items).toEqual([{ kind: 'svc#link', uuid: l1, name: 'can_read' }]);
-    expect(answer(await reader.client.request('GET', `/svc/v1/permissions/${c.uuid}`))).toEqual(forbidden);
+    expect(answer(await reader.client.request('GET', `/svc/v1/permissions/${c.uuid}`))).toEqual(
+      forbidden,
+    );
     const stranger = await makeUser(d.current);
     expect(answer(await stranger.client.request('GET', `/svc/v1/permissions/${c.uuid}`))).toEqual([
       404,
@@ -93,7 +107,9 @@ describe('permission queries (§10)', () => {
   it('computed_permissions: rows per user and target, admins only, paged by filter', async () => {
     const u = await makeUser(d.current);
     const project = (
-      await u.client.request('POST', '/svc/v1/groups', { json: { group: { group_class: 'project' } } })
+      await u.client.request('POST', '/svc/v1/groups', {
+        json: { group: { group_class: 'project' } },
+      })
     ).body.uuid;
     const list = (query: Record<string, unknown>, client = root()) =>
       client.request('GET', '/svc/v1/computed_permissions', {
@@ -107,23 +123,63 @@ describe('permission queries (§10)', () => {
     expect(mine.body.kind).toBe('svc#computedPermissionList');
     expect(mine.body.items).toEqual(
       expect.arrayContaining([
-        { kind: 'svc#computedPermission', user_uuid: u.uuid, target_uuid: u.uuid, perm_level: 'can_manage' },
-        { kind: 'svc#computedPermission', user_uuid: u.uuid, target_uuid: project, perm_level: 'can_manage' },
+        {
+          kind: 'svc#computedPermission',
+          user_uuid: u.uuid,
+          target_uuid: u.uuid,
+          perm_level: 'can_manage',
+        },
+        {
+          kind: 'svc#computedPermission',
+          user_uuid: u.uuid,
+          target_uuid: project,
+          perm_level: 'can_manage',
+        },
       ]),
     );
     const targets = mine.body.items.map((i: any) => i.target_uuid);
     expect(targets).toEqual([...targets].sort());
-    const desc = await list({ filters: [['user_uuid', '=', u.uuid]], order: ['target_uuid desc'], limit: 1 });
-    expect([desc.body.limit, desc.body.items.map((i: any) => i.target_uuid)]).toEqual([1, [targets[targets.length - 1]]]);
-    const page = await list({ filters: [['user_uuid', 'in', [u.uuid]], ['target_uuid', '>', targets[0]]], select: ['target_uuid'] });
-    expect(page.body.items).toEqual(targets.slice(1).map((t: string) => ({ kind: 'svc#computedPermission', target_uuid: t })));
+    const desc = await list({
+      filters: [['user_uuid', '=', u.uuid]],
+      order: ['target_uuid desc'],
+      limit: 1,
+    });
+    expect([desc.body.limit, desc.body.items.map((i: any) => i.target_uuid)]).toEqual([
+      1,
+      [targets[targets.length - 1]],
+    ]);
+    const page = await list({
+      filters: [
+        ['user_uuid', 'in', [u.uuid]],
+        ['target_uuid', '>', targets[0]],
+      ],
+      select: ['target_uuid'],
+    });
+    expect(page.body.items).toEqual(
+      targets.slice(1).map((t: string) => ({ kind: 'svc#computedPermission', target_uuid: t })),
+    );
     const where = await list({ where: { user_uuid: u.uuid } });
     expect(where.body.items).toHaveLength(targets.length);
-    expect(answer(await list({ filters: [['perm_level', '=', 'can_read']] }))).toEqual([422, ["Invalid attribute 'perm_level' in filter"]]);
-    expect(answer(await list({ filters: [['user_uuid', 'like', 'x%']] }))).toEqual([422, ["Invalid attribute 'user_uuid' for operator 'like' in filter"]]);
-    expect(answer(await list({ order: ['perm_level'] }))).toEqual([422, ["Invalid order attribute 'perm_level'"]]);
-    expect(answer(await list({ count: 'exact' }))).toEqual([422, ["count parameter must be 'none'"]]);
-    expect(answer(await list({ offset: '2' }))).toEqual([422, ['non-zero offset parameter 2 is not supported']]);
+    expect(answer(await list({ filters: [['perm_level', '=', 'can_read']] }))).toEqual([
+      422,
+      ["Invalid attribute 'perm_level' in filter"],
+    ]);
+    expect(answer(await list({ filters: [['user_uuid', 'like', 'x%']] }))).toEqual([
+      422,
+      ["Invalid attribute 'user_uuid' for operator 'like' in filter"],
+    ]);
+    expect(answer(await list({ order: ['perm_level'] }))).toEqual([
+      422,
+      ["Invalid order attribute 'perm_level'"],
+    ]);
+    expect(answer(await list({ count: 'exact' }))).toEqual([
+      422,
+      ["count parameter must be 'none'"],
+    ]);
+    expect(answer(await list({ offset: '2' }))).toEqual([
+      422,
+      ['non-zero offset parameter 2 is not supported'],
+    ]);
     expect((await list({ count: 'none', offset: '0' })).status).toBe(200);
     expect(answer(await list({}, u.client))).toEqual(forbidden);
     expect((await list({}, d.current.client(null))).status).toBe(401);
@@ -153,12 +209,28 @@ describe('the trash-sweep trigger (§12)', () => {
   it('needs an admin token whose scopes name the path used; other methods are 405', async () => {
     const u = await makeUser(d.current);
     expect(answer(await u.client.request('POST', '/sys/trash_sweep'))).toEqual(forbidden);
-    expect(answer(await d.current.client(null).request('POST', '/sys/trash_sweep'))).toEqual([401, ['Not logged in']]);
-    const scoped = await makeUser(d.current, { is_admin: true }, { scopes: ['POST /svc/v1/sys/trash_sweep'] });
+    expect(answer(await d.current.client(null).request('POST', '/sys/trash_sweep'))).toEqual([
+      401,
+      ['Not logged in'],
+    ]);
+    const scoped = await makeUser(
+      d.current,
+      { is_admin: true },
+      { scopes: ['POST /svc/v1/sys/trash_sweep'] },
+    );
     expect((await scoped.client.request('POST', '/svc/v1/sys/trash_sweep')).status).toBe(204);
     expect(answer(await scoped.client.request('POST', '/sys/trash_sweep'))).toEqual(forbidden);
-    expect(answer(await root().request('GET', '/sys/trash_sweep'))).toEqual([405, ['Method not allowed']]);
-    expect(answer(await root().request('GET', '/svc/v1/users/setup'))).toEqual([405, ['Method not allowed']]);
-    expect(answer(await root().request('POST', '/svc/v1/computed_permissions'))).toEqual([405, ['Method not allowed']]);
+    expect(answer(await root().request('GET', '/sys/trash_sweep'))).toEqual([
+      405,
+      ['Method not allowed'],
+    ]);
+    expect(answer(await root().request('GET', '/svc/v1/users/setup'))).toEqual([
+      405,
+      ['Method not allowed'],
+    ]);
+    expect(answer(await root().request('POST', '/svc/v1/computed_permissions'))).toEqual([
+      405,
+      ['Method not allowed'],
+    ]);
   });
 });

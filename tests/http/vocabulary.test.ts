@@ -45,7 +45,9 @@ const d = useDeployment({
 });
 const root = () => d.current.root;
 const health = () =>
-  raw(d.current.url, 'GET', '/_health/vocabulary', { headers: { authorization: `Bearer ${MANAGEMENT}` } });
+  raw(d.current.url, 'GET', '/_health/vocabulary', {
+    headers: { authorization: `Bearer ${MANAGEMENT}` },
+  });
 const waitPastRecheck = () => new Promise((r) => setTimeout(r, 1100));
 
 describe('the vocabulary endpoint (§13.1)', () => {
@@ -58,7 +60,11 @@ describe('the vocabulary endpoint (§13.1)', () => {
           kind: 'svc#vocabulary',
           strict_tags: false,
           tags: {
-            IDTAGIMPORTANCE: { strict: true, labels: EXAMPLE.tags.IDTAGIMPORTANCE.labels, values: EXAMPLE.tags.IDTAGIMPORTANCE.values },
+            IDTAGIMPORTANCE: {
+              strict: true,
+              labels: EXAMPLE.tags.IDTAGIMPORTANCE.labels,
+              values: EXAMPLE.tags.IDTAGIMPORTANCE.values,
+            },
             IDTAGCOMMENT: { strict: false, labels: [{ label: 'Comment' }], values: null },
           },
         },
@@ -87,13 +93,18 @@ describe('properties checks (§13.2)', () => {
       });
       expect([type, ...answer(create)]).toEqual([type, ...alias]);
       const made = await root().request('POST', `/svc/v1/${type}`, {
-        json: { [singular]: { ...base, properties: { IDTAGIMPORTANCE: 'IDVALLOW', Species: 'cat' } } },
+        json: {
+          [singular]: { ...base, properties: { IDTAGIMPORTANCE: 'IDVALLOW', Species: 'cat' } },
+        },
       });
       expect([type, made.status]).toEqual([type, 200]);
       const update = await root().request('PUT', `/svc/v1/${type}/${made.body.uuid}`, {
         json: { [singular]: { properties: { IDTAGIMPORTANCE: 'Critical' } } },
       });
-      expect([type, ...answer(update)]).toEqual([type, ...refused('tag value "Critical" is not valid for key "IDTAGIMPORTANCE"')]);
+      expect([type, ...answer(update)]).toEqual([
+        type,
+        ...refused('tag value "Critical" is not valid for key "IDTAGIMPORTANCE"'),
+      ]);
     }
     const other = await root().request('POST', '/svc/v1/container_requests', {
       json: { container_request: { ...uncommittedRequest(image), output_properties: bad } },
@@ -131,7 +142,9 @@ describe('start-up checks (§15)', () => {
       startTestDeployment({ configure: (_id, s) => (s['API'] = { VocabularyPath: broken }) }),
     ).rejects.toThrow('Clusters.home1.API.VocabularyPath: duplicate tag key "a"');
     await expect(
-      startTestDeployment({ configure: (_id, s) => (s['API'] = { VocabularyPath: join(DIR, 'missing.json') }) }),
+      startTestDeployment({
+        configure: (_id, s) => (s['API'] = { VocabularyPath: join(DIR, 'missing.json') }),
+      }),
     ).rejects.toThrow('Clusters.home1.API.VocabularyPath');
     const config = (users: Record<string, unknown>) => ({
       Clusters: {
@@ -143,11 +156,16 @@ describe('start-up checks (§15)', () => {
         },
       },
     });
-    expect(() => validateConfig(config({ AutoSetupNewUsersWithVmUUID: 'home1-tpzed-000000000000000' }))).toThrow(
-      'Clusters.home1.Users.AutoSetupNewUsersWithVmUUID',
-    );
+    expect(() =>
+      validateConfig(config({ AutoSetupNewUsersWithVmUUID: 'home1-tpzed-000000000000000' })),
+    ).toThrow('Clusters.home1.Users.AutoSetupNewUsersWithVmUUID');
     const ok = validateConfig(config({}));
-    expect(ok.Clusters['home1']!.Users.AutoSetupUsernameBlacklist).toEqual(['git', 'root', 'svc', 'syslog']);
+    expect(ok.Clusters['home1']!.Users.AutoSetupUsernameBlacklist).toEqual([
+      'git',
+      'root',
+      'svc',
+      'syslog',
+    ]);
     expect(ok.Clusters['home1']!.Mail.SMTPServer).toBe('');
   });
 

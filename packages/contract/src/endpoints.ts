@@ -64,10 +64,7 @@ export const endpointId = (e: Endpoint): string => e.id;
 
 /** By id, and by `svc.<resource>.<name>` where the id differs (the typed interface's name). */
 const BY_ID = new Map(
-  ENDPOINTS.flatMap((e) => [
-    [e.id, e] as const,
-    [`svc.${e.resource}.${e.name}`, e] as const,
-  ]),
+  ENDPOINTS.flatMap((e) => [[e.id, e] as const, [`svc.${e.resource}.${e.name}`, e] as const]),
 );
 
 /** The endpoint of an id or of `svc.<resource>.<name>`, or undefined. */

@@ -183,7 +183,12 @@ async function actAsRedirected(
   const { redirected: _r, ...rest } = valid;
   return {
     ...rest,
-    identity: { ...valid.identity, userUuid: target, isAdmin: flags.is_admin, isActive: flags.is_active },
+    identity: {
+      ...valid.identity,
+      userUuid: target,
+      isAdmin: flags.is_admin,
+      isActive: flags.is_active,
+    },
   };
 }
 

@@ -16,7 +16,7 @@ export function queueMail(call: Call, message: MailMessage): void {
 /** After commit: sends what the call's hooks queued (calls made together may share `locals`). */
 export function sendQueuedMail(call: Pick<Call, 'cluster' | 'locals'>): void {
   const queued = call.locals[KEY] as MailMessage[] | undefined;
-  if (!queued) return;
-  delete call.locals[KEY];
+  if (!queued || queued.length === 0) return;
+  call.locals[KEY] = [];
   sendMail(call.cluster, queued);
 }

@@ -68,4 +68,3 @@ export async function collectionsWithPdh(call: Call, pdh: string): Promise<Row[]
   const rows = await readableRows(call, collectionRules, sql`portable_data_hash = ${pdh}`);
   return (await renderAll(call, collectionRules, rows, null, false)) as Row[];
 }
-

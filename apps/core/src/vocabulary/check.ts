@@ -58,7 +58,10 @@ function keyProblem(v: Vocabulary, key: string, value: unknown): string | null {
  * The first problem of a `properties` value under the vocabulary, keys taken in ascending
  * code-point order so the answer is always the same; null when it is accepted.
  */
-export function propertiesProblem(v: Vocabulary, properties: Record<string, unknown>): string | null {
+export function propertiesProblem(
+  v: Vocabulary,
+  properties: Record<string, unknown>,
+): string | null {
   const keys = Object.keys(properties).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   for (const key of keys) {
     const problem = keyProblem(v, key, properties[key]);

@@ -6,7 +6,7 @@ export const authorizedKeys = defineResource({
   singular: 'authorized_key',
   kind: 'svc#authorizedKey',
   infix: 'fngyi',
-  description: "An SSH public key that lets its user log in to shell nodes.",
+  description: 'An SSH public key that lets its user log in to shell nodes.',
   attributes: {
     ...commonAttributes,
     name: { type: 'string', nullable: true, default: null },

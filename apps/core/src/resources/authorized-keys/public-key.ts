@@ -51,7 +51,10 @@ function checkPoint(curve: { jwk: string; bytes: number }, point: Buffer): void 
   if (point.length !== 1 + 2 * curve.bytes || point[0] !== 4) throw new Error('bad point');
   const x = point.subarray(1, 1 + curve.bytes);
   const y = point.subarray(1 + curve.bytes);
-  createPublicKey({ key: { kty: 'EC', crv: curve.jwk, x: b64url(x), y: b64url(y) }, format: 'jwk' });
+  createPublicKey({
+    key: { kty: 'EC', crv: curve.jwk, x: b64url(x), y: b64url(y) },
+    format: 'jwk',
+  });
 }
 
 /** The blob's key type if the blob is a well-formed key of a supported type, else null. */

@@ -5,7 +5,8 @@ import type { Call, Reply } from '../../call';
 import { requireAdmin } from '../../permissions/admin';
 import { allConditions, condition, orderBy, whereConditions } from './query';
 
-const LEVEL_NAMES = "CASE perm_level WHEN 3 THEN 'can_manage' WHEN 2 THEN 'can_write' ELSE 'can_read' END";
+const LEVEL_NAMES =
+  "CASE perm_level WHEN 3 THEN 'can_manage' WHEN 2 THEN 'can_write' ELSE 'can_read' END";
 const FIELDS = ['user_uuid', 'target_uuid', 'perm_level'] as const;
 
 /** Each user's highest level per target, every user on itself at can_manage (§10.2). */

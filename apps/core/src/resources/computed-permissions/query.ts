@@ -59,7 +59,8 @@ export function orderBy(entries: readonly unknown[], only?: readonly string[]): 
     if (!keys.some((k) => k.startsWith(`"${m[1]}"`)))
       keys.push(`"${m[1]}" ${(m[2] ?? 'asc').toUpperCase()}`);
   }
-  for (const a of ATTRIBUTES) if (!keys.some((k) => k.startsWith(`"${a}"`))) keys.push(`"${a}" ASC`);
+  for (const a of ATTRIBUTES)
+    if (!keys.some((k) => k.startsWith(`"${a}"`))) keys.push(`"${a}" ASC`);
   const kept = keys.filter((k) => !only || only.some((f) => k.startsWith(`"${f}"`)));
   return raw(kept.length > 0 ? `ORDER BY ${kept.join(', ')}` : '');
 }

@@ -15,11 +15,19 @@ function schedulingStatus(state: string, priority: bigint): string {
  * is no longer readable to the caller.
  */
 export async function containerStatus(call: Call): Promise<Reply> {
-  const request = await findVisible(call, containerRequestRules, call.db, stringOption(call, 'uuid'), false);
+  const request = await findVisible(
+    call,
+    containerRequestRules,
+    call.db,
+    stringOption(call, 'uuid'),
+    false,
+  );
   const uuid = typeof request['container_uuid'] === 'string' ? request['container_uuid'] : '';
   const { rows } = uuid
     ? await call.db.query<{ state: string; priority: string | number }>(
-        statement('SELECT state, priority::text AS priority FROM containers WHERE uuid = $1', [uuid]),
+        statement('SELECT state, priority::text AS priority FROM containers WHERE uuid = $1', [
+          uuid,
+        ]),
       )
     : { rows: [] };
   const container = rows[0];

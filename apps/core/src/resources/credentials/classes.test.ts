@@ -8,7 +8,9 @@ describe('credential classes (accounts-and-access §7.1)', () => {
     [
       'aws_access_key',
       [],
-      ['credential_class aws_access_key conflicts with reserved credential class svc:aws_access_key'],
+      [
+        'credential_class aws_access_key conflicts with reserved credential class svc:aws_access_key',
+      ],
     ],
     ['svc:aws_access_key', [], ['scopes cannot be blank for credential class svc:aws_access_key']],
     [

@@ -29,7 +29,8 @@ export async function credentialManager(call: Call, tx: Db, owner: unknown): Pro
 
 /** Visible through a permission path to the credential; writes need write on it. */
 export const credentialPolicy: AccessPolicy = {
-  visible: (call) => (call.caller.isAdmin ? [] : [ownedObjectVisible(call.caller.uuid, 'credentials')]),
+  visible: (call) =>
+    call.caller.isAdmin ? [] : [ownedObjectVisible(call.caller.uuid, 'credentials')],
   async create(call) {
     requireActive(call);
   },

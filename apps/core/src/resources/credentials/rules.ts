@@ -32,7 +32,11 @@ function refuseSecretQueries(call: Call): void {
   if (names(call.options['filters']).some((f) => f.includes('secret')))
     throw new ForbiddenError(moreMsg.cannotFilterSecret());
   const where = call.options['where'];
-  if (typeof where === 'object' && where !== null && Object.keys(where).some((k) => k.includes('secret')))
+  if (
+    typeof where === 'object' &&
+    where !== null &&
+    Object.keys(where).some((k) => k.includes('secret'))
+  )
     throw new ForbiddenError(moreMsg.cannotWhereSecret());
   if (names(call.options['order']).some((o) => o.includes('secret')))
     throw new ForbiddenError(moreMsg.cannotOrderSecret());
@@ -74,7 +78,14 @@ export const credentialRules: ResourceRules = {
   async afterWrite(ctx, row, previous) {
     if (previous !== null) return;
     const manager = String(ctx.call.locals[MANAGER]);
-    await ensurePermissionLink(ctx.call, ctx.tx, manager, String(row['uuid']), 'can_manage', ctx.now);
+    await ensurePermissionLink(
+      ctx.call,
+      ctx.tx,
+      manager,
+      String(row['uuid']),
+      'can_manage',
+      ctx.now,
+    );
   },
   extraHandlers: { secret },
 };

@@ -70,7 +70,11 @@ export async function secret(call: Call): Promise<Reply> {
   const value =
     sealed.secret_ciphertext === null
       ? null
-      : openTokenSecret(credentialSecretKey(call.cluster.SystemRootToken), uuid, sealed.secret_ciphertext);
+      : openTokenSecret(
+          credentialSecretKey(call.cluster.SystemRootToken),
+          uuid,
+          sealed.secret_ciphertext,
+        );
   // Sealed under another SystemRootToken: the server's configuration, not the request, is at fault.
   if (value === null) throw internalError();
   await recordAccess(call, row);

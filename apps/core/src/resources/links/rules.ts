@@ -113,7 +113,9 @@ async function overlapping(tx: Db, row: Row): Promise<Row[]> {
 const loginUsername = (row: Row): string | null => {
   const props = row['properties'];
   const name = typeof props === 'object' && props !== null ? (props as Row)['username'] : null;
-  return row['link_class'] === 'permission' && row['name'] === 'can_login' && typeof name === 'string'
+  return row['link_class'] === 'permission' &&
+    row['name'] === 'can_login' &&
+    typeof name === 'string'
     ? name
     : null;
 };

@@ -26,10 +26,10 @@ const wantsCount = (call: Call): boolean => call.options['count'] !== 'none';
 async function isInvited(call: Call): Promise<boolean> {
   if (call.caller.isActive || call.cluster.Users.NewUsersAreActive) return true;
   const { rows } = await call.db.query(
-    statement(`SELECT 1 FROM links WHERE link_class = 'permission' AND tail_uuid = $1 AND head_uuid = $2`, [
-      call.caller.uuid,
-      builtInUuids(call.cluster.ClusterID).allUsersGroup,
-    ]),
+    statement(
+      `SELECT 1 FROM links WHERE link_class = 'permission' AND tail_uuid = $1 AND head_uuid = $2`,
+      [call.caller.uuid, builtInUuids(call.cluster.ClusterID).allUsersGroup],
+    ),
   );
   return rows.length > 0;
 }
@@ -55,7 +55,9 @@ async function agreementRows(call: Call, uuids: readonly string[], select: strin
 /** `GET /user_agreements`: every agreement, whole, to invited callers (accounts-and-access §6). */
 const list: Handler = async (call) => {
   const select = parseSelect(collections, arrayOption(call, 'select'));
-  const uuids = (await isInvited(call)) ? await agreementUuids(call.db, call.cluster.ClusterID) : [];
+  const uuids = (await isInvited(call))
+    ? await agreementUuids(call.db, call.cluster.ClusterID)
+    : [];
   const items = await agreementRows(call, uuids, select);
   return { body: wholeList(`${collections.kind}List`, items, wantsCount(call)) };
 };
@@ -124,4 +126,3 @@ export const userAgreementHandlers: Readonly<Record<string, Handler>> = {
   signatures,
   sign,
 };
-

@@ -42,10 +42,17 @@ export async function activate(call: Call): Promise<Reply> {
     if (unsigned.length > 0) throw new ForbiddenError(moreMsg.unsignedAgreements(unsigned));
     await call.db.transaction((tx) =>
       crudHandlers(userRules).update!(
-        serviceCall(call, tx, 'svc.users.update', {
-          uuid,
-          attributes: { is_active: true },
-        }, undefined, call.locals),
+        serviceCall(
+          call,
+          tx,
+          'svc.users.update',
+          {
+            uuid,
+            attributes: { is_active: true },
+          },
+          undefined,
+          call.locals,
+        ),
       ),
     );
   }

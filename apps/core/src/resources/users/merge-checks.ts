@@ -42,8 +42,7 @@ export interface MergePlan {
 /** The admin form: both uuids, existing users. */
 async function adminForm(call: Call, oldUuid: string | null, newUuid: string | null) {
   if (!call.caller.isAdmin) throw new ForbiddenError(moreMsg.mergeNeedsAdmin());
-  if (oldUuid === null || newUuid === null)
-    throw new UnprocessableError(moreMsg.mergeNeedsBoth());
+  if (oldUuid === null || newUuid === null) throw new UnprocessableError(moreMsg.mergeNeedsBoth());
   const next = await userFacts(call.db, newUuid);
   if (!next) throw new UnprocessableError(moreMsg.mergeNewNotFound());
   const old = await userFacts(call.db, oldUuid);

@@ -25,7 +25,8 @@ const NAMED = [groups, collections, workflows];
 async function checkNameClashes(tx: Db, old: string, owner: string): Promise<void> {
   for (const r of NAMED) {
     const trash = 'trash_at' in r.attributes;
-    const live = (a: string) => (trash ? `AND (${a}.trash_at IS NULL OR ${a}.trash_at > now())` : '');
+    const live = (a: string) =>
+      trash ? `AND (${a}.trash_at IS NULL OR ${a}.trash_at > now())` : '';
     const { rows } = await tx.query<{ name: string }>(
       statement(
         `SELECT a.name FROM ${r.type} a JOIN ${r.type} b ON b.owner_uuid = $2 AND b.name = a.name
@@ -57,7 +58,9 @@ async function moveCredentials(tx: Db, p: MergePlan, local: boolean): Promise<vo
   if (p.redirect && local) {
     await run('UPDATE api_client_authorizations SET owner_uuid = $2 WHERE owner_uuid = $1');
     await run('UPDATE authorized_keys SET owner_uuid = $2 WHERE owner_uuid = $1');
-    await run('UPDATE authorized_keys SET authorized_user_uuid = $2 WHERE authorized_user_uuid = $1');
+    await run(
+      'UPDATE authorized_keys SET authorized_user_uuid = $2 WHERE authorized_user_uuid = $1',
+    );
     await run('UPDATE links SET head_uuid = $2 WHERE head_uuid = $1');
   } else {
     await run('DELETE FROM api_client_authorizations WHERE owner_uuid = $1');
@@ -91,7 +94,9 @@ export async function merge(call: Call): Promise<Reply> {
   const [o, n] = [plan.old.uuid, plan.next.uuid];
   const local = o.startsWith(`${call.cluster.ClusterID}-`);
   const row = await call.db.transaction(async (tx) => {
-    await tx.query(statement('SELECT 1 FROM users WHERE uuid = ANY($1::text[]) FOR UPDATE', [[o, n]]));
+    await tx.query(
+      statement('SELECT 1 FROM users WHERE uuid = ANY($1::text[]) FOR UPDATE', [[o, n]]),
+    );
     await checkNameClashes(tx, o, plan.newOwner);
     const before = await touchedEdges(tx, o);
     await moveCredentials(tx, plan, local);

@@ -11,7 +11,11 @@ export async function redirectedUser(db: Db, uuid: string): Promise<string> {
   let current = uuid;
   for (let i = 0; i < MAX_REDIRECTS; i++) {
     const { rows } = await db.query<{ redirect_to_user_uuid: string | null }>(
-      statement('SELECT redirect_to_user_uuid FROM users WHERE uuid = $1', [current], 'user_redirect'),
+      statement(
+        'SELECT redirect_to_user_uuid FROM users WHERE uuid = $1',
+        [current],
+        'user_redirect',
+      ),
     );
     const next = rows[0]?.redirect_to_user_uuid;
     if (!next) return current;

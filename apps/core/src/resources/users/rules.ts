@@ -64,7 +64,8 @@ export function restrictSelfUpdate(ctx: WriteContext, current: Row, next: Row): 
 }
 
 function computeUserAttribute(call: Call, name: string, row: Row): unknown {
-  if (name === 'is_invited') return row['is_invited'] === true || call.cluster.Users.NewUsersAreActive;
+  if (name === 'is_invited')
+    return row['is_invited'] === true || call.cluster.Users.NewUsersAreActive;
   return permissionFlag(call, name, row);
 }
 
@@ -92,7 +93,8 @@ async function afterUserWrite(ctx: WriteContext, row: Row, previous: Row | null)
     await deletePermissionLinks(tx, call.cluster.ClusterID, user, allUsers);
     await deletePermissionLinks(tx, call.cluster.ClusterID, allUsers, user);
   }
-  const autoSetup = previous === null && call.cluster.Users.AutoSetupNewUsers && isLocalUser(call, user);
+  const autoSetup =
+    previous === null && call.cluster.Users.AutoSetupNewUsers && isLocalUser(call, user);
   if ((activated && !builtIn) || autoSetup) await runSetup(ctx, row);
   if (previous === null) {
     const { rows } = await tx.query<{ invited: boolean }>(
@@ -125,7 +127,9 @@ export const userRules: ResourceRules = {
   async afterWriteRow(ctx, row, previous) {
     await afterUserWrite(ctx, row, previous);
     const { rows } = await ctx.tx.query<{ is_invited: boolean }>(
-      toQuery(sql`SELECT ${rowColumns(users, ['is_invited'], false)} FROM users WHERE uuid = ${String(row['uuid'])}`),
+      toQuery(
+        sql`SELECT ${rowColumns(users, ['is_invited'], false)} FROM users WHERE uuid = ${String(row['uuid'])}`,
+      ),
     );
     return { ...row, is_invited: rows[0]?.is_invited ?? row['is_invited'] };
   },

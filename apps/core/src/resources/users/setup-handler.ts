@@ -70,9 +70,14 @@ export async function setupHandler(call: Call): Promise<Reply> {
       vmUuid: typeof vm === 'string' ? vm : null,
       sendEmail: typeof send === 'boolean' ? send : null,
     });
-    const rendered = await renderAll(txCall, userRules, [await findVisible(txCall, userRules, tx, uuid, false)], null, false);
+    const rendered = await renderAll(
+      txCall,
+      userRules,
+      [await findVisible(txCall, userRules, tx, uuid, false)],
+      null,
+      false,
+    );
     return [...linkRows.map((l) => renderObject(links, l, null, false)), rendered[0]];
   });
   return { body: { kind: 'svc#HashList', items: result } };
 }
-

@@ -23,9 +23,10 @@ export async function unsetup(call: Call): Promise<Reply> {
   const { allUsersGroup, systemUser } = builtInUuids(c);
   await call.db.transaction(async (tx) => {
     const { rows } = await tx.query(
-      statement('SELECT 1 FROM users WHERE uuid = $1 AND redirect_to_user_uuid IS NULL FOR UPDATE', [
-        uuid,
-      ]),
+      statement(
+        'SELECT 1 FROM users WHERE uuid = $1 AND redirect_to_user_uuid IS NULL FOR UPDATE',
+        [uuid],
+      ),
     );
     if (rows.length === 0) throw new NotFoundError();
     if (uuid === systemUser) throw new UnprocessableError(moreMsg.rootCannotBeDeactivated());
@@ -34,7 +35,9 @@ export async function unsetup(call: Call): Promise<Reply> {
     await tx.query(
       statement(`DELETE FROM links WHERE link_class = 'signature' AND tail_uuid = $1`, [uuid]),
     );
-    await tx.query(statement('DELETE FROM api_client_authorizations WHERE owner_uuid = $1', [uuid]));
+    await tx.query(
+      statement('DELETE FROM api_client_authorizations WHERE owner_uuid = $1', [uuid]),
+    );
     await tx.query(
       statement('DELETE FROM authorized_keys WHERE owner_uuid = $1 OR authorized_user_uuid = $1', [
         uuid,
