@@ -1,7 +1,6 @@
 import { virtualMachines } from '@svc/contract';
-import { requireAdmin } from '../../permissions/admin';
-import { ownedPolicy } from '../../permissions/policies';
-import { requireActive, type AccessPolicy } from '../../permissions/policy';
+import { adminWritesPolicy, ownedPolicy } from '../../permissions/policies';
+import type { AccessPolicy } from '../../permissions/policy';
 import type { ResourceRules } from '../common/rules';
 import { getAllLogins, logins } from './logins';
 
@@ -11,17 +10,7 @@ const owned = ownedPolicy('virtual_machines');
  * Shell nodes (accounts-and-access §4.1): readable like an owned object (a can_login link counts
  * as can_read); only admins create, change or delete them.
  */
-const virtualMachinePolicy: AccessPolicy = {
-  visible: owned.visible,
-  async create(call) {
-    requireActive(call);
-    requireAdmin(call);
-  },
-  async write(call) {
-    requireActive(call);
-    requireAdmin(call);
-  },
-};
+const virtualMachinePolicy: AccessPolicy = { ...adminWritesPolicy, visible: owned.visible };
 
 export const virtualMachineRules: ResourceRules = {
   resource: virtualMachines,
