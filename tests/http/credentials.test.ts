@@ -1,5 +1,5 @@
 /**
- * Credentials (accounts-and-access §7): validation, who may see, change and share them, the
+ * Credentials (docs/api/more-resources.md §7): validation, who may see, change and share them, the
  * secret fetched only by a Running container's own token, every fetch recorded — and the
  * secret never in a list, an answer, a log record, a log line or an error.
  */

@@ -120,7 +120,7 @@ describe('keep_services (storage.md §8)', () => {
   });
 });
 
-describe('stored keep services (accounts-and-access §11)', () => {
+describe('stored keep services (docs/api/more-resources.md §11)', () => {
   const create = (attrs: Record<string, unknown>, client = d.current.root) =>
     client.request('POST', '/svc/v1/keep_services', { json: { keep_service: attrs } });
 

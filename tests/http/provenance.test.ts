@@ -1,5 +1,5 @@
 /**
- * Provenance and use of collections, container status and priority repair (docs/api/accounts-and-access.md
+ * Provenance and use of collections, container status and priority repair (docs/api/more-resources.md
  * §8, §9).
  */
 import { committedRequest, createRequest, getRequest, makeCollection } from '../harness/containers';

@@ -1,5 +1,5 @@
 /**
- * Shell access (accounts-and-access §3, §4): SSH keys and who may attach them to whom, shell node
+ * Shell access (docs/api/more-resources.md §3, §4): SSH keys and who may attach them to whom, shell node
  * records, can_login links, and the logins a shell node asks for.
  */
 import { useDeployment } from '../harness/deployment';

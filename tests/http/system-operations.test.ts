@@ -1,5 +1,5 @@
 /**
- * System tokens, permission queries and the trash-sweep trigger (accounts-and-access §2, §10,
+ * System tokens, permission queries and the trash-sweep trigger (docs/api/more-resources.md §2, §10,
  * §12).
  */
 import { useDeployment } from '../harness/deployment';

@@ -1,5 +1,5 @@
 /**
- * Merging users (accounts-and-access §5.6), automatic setup of new users (§5.1) and usernames
+ * Merging users (docs/api/more-resources.md §5.6), automatic setup of new users (§5.1) and usernames
  * never given at login (§15): one deployment with AutoSetupNewUsers on.
  */
 import { useDeployment } from '../harness/deployment';

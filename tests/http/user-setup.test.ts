@@ -1,5 +1,5 @@
 /**
- * User setup, activation, agreements, unsetup and the notification email (docs/api/accounts-and-access.md
+ * User setup, activation, agreements, unsetup and the notification email (docs/api/more-resources.md
  * §5.1–§5.5, §5.7, §6), against a local SMTP server.
  */
 import { useDeployment } from '../harness/deployment';

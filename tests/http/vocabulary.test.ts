@@ -1,5 +1,5 @@
 /**
- * The properties vocabulary (accounts-and-access §13): the file, its endpoint and health check,
+ * The properties vocabulary (docs/api/more-resources.md §13): the file, its endpoint and health check,
  * live changes, the properties check on writes, and the start-up checks of §15.
  */
 import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';

@@ -87,7 +87,7 @@ const objectListSchema = {
   },
 };
 
-/** Rows of the permission table: no uuid, no offset (accounts-and-access §10.2, §14). */
+/** Rows of the permission table: no uuid, no offset (docs/api/more-resources.md §10.2, §14). */
 const str = { type: 'string' };
 export const COMPUTED_PERMISSION_PROPERTIES = {
   kind: { type: 'string', default: 'svc#computedPermission' },

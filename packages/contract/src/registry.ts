@@ -31,7 +31,7 @@ export {
   credentials,
 };
 
-/** Every resource type, in the order of requests-and-errors.md §1, then accounts-and-access §1.1. */
+/** Every resource type, in the order of requests-and-errors.md §1, then docs/api/more-resources.md §1.1. */
 export const RESOURCES: readonly ResourceSpec[] = [
   users,
   groups,

@@ -38,7 +38,7 @@ async function findUser(deps: LoginDeps, tx: Db, login: LoginIdentity): Promise<
           local,
         ]),
       );
-  // A user merged with redirect logs in as the user it was merged into (accounts-and-access §5.6).
+  // A user merged with redirect logs in as the user it was merged into (docs/api/more-resources.md §5.6).
   const users = new Set(await Promise.all(rows.map((r) => redirectedUser(tx, String(r['uuid'])))));
   if (users.size > 1)
     throw new NotLoggedInError(`multiple users match email ${login.email ?? login.username ?? ''}`);

@@ -168,7 +168,7 @@ export async function validateToken(
 }
 
 /**
- * A token of a user merged with redirect acts as the user it was merged into (docs/api/accounts-and-access.md
+ * A token of a user merged with redirect acts as the user it was merged into (docs/api/more-resources.md
  * §5.6), with that user's flags.
  */
 async function actAsRedirected(

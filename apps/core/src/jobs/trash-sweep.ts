@@ -152,7 +152,7 @@ async function sweepExpired(deps: TrashSweepDeps, now: string) {
 }
 
 /**
- * One pass of the sweep (groups.md §6, accounts-and-access §12): future trash that passed,
+ * One pass of the sweep (groups.md §6, docs/api/more-resources.md §12): future trash that passed,
  * deletion past delete_at, then expired tokens and credential secrets.
  */
 export async function runTrashSweep(deps: TrashSweepDeps): Promise<TrashSweepCounts> {

@@ -4,7 +4,7 @@ import { requireAdmin } from '../permissions/admin';
 import { TRASH_SWEEP } from './index';
 
 /**
- * `POST /sys/trash_sweep` (accounts-and-access §12): admins run one pass of the sweep now and get
+ * `POST /sys/trash_sweep` (docs/api/more-resources.md §12): admins run one pass of the sweep now and get
  * 204 once it is done; a pass in progress is waited for first.
  */
 export async function triggerTrashSweep(call: Call): Promise<Reply> {

@@ -67,7 +67,7 @@ async function insertLink(
 
 /**
  * Makes sure a `can_login` link from a user to a shell node with this account name exists
- * (the setup procedure, accounts-and-access §5.1); an existing one is kept as it is.
+ * (the setup procedure, docs/api/more-resources.md §5.1); an existing one is kept as it is.
  */
 export async function ensureLoginLink(
   call: Call,

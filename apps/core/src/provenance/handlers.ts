@@ -27,6 +27,6 @@ const walkHandler =
     return { body: walk.graph };
   };
 
-/** `GET /collections/<uuid or PDH>/provenance` and `…/used_by` (accounts-and-access §8). */
+/** `GET /collections/<uuid or PDH>/provenance` and `…/used_by` (docs/api/more-resources.md §8). */
 export const provenance = walkHandler('up');
 export const usedBy = walkHandler('down');

@@ -19,7 +19,7 @@ import {
 
 export type Direction = 'up' | 'down';
 
-/** The first PDH of a string, else its first collection uuid (accounts-and-access §8). */
+/** The first PDH of a string, else its first collection uuid (docs/api/more-resources.md §8). */
 function referenceIn(s: string): string | null {
   return PDH_RE.exec(s)?.[0] ?? COLLECTION_UUID_RE.exec(s)?.[0] ?? null;
 }
@@ -58,7 +58,7 @@ const mentions = (pdh: string): Sql =>
 
 /**
  * One provenance (`up`) or use (`down`) walk from a collection or PDH, over what the caller can
- * read, each key visited once: the graph of accounts-and-access §8 as `key → object`.
+ * read, each key visited once: the graph of docs/api/more-resources.md §8 as `key → object`.
  */
 export class Walk {
   readonly graph: Record<string, Row> = {};

@@ -1,6 +1,6 @@
 /**
  * Property keys any create or update may use with any value, vocabulary or not
- * (docs/api/accounts-and-access.md §13): the server prefix and the keys its workflows write.
+ * (docs/api/more-resources.md §13): the server prefix and the keys its workflows write.
  */
 const RESERVED_KEYS = new Set([
   'container_request',

@@ -1,7 +1,7 @@
 import { propertiesProblem } from './check';
 import { parseVocabulary } from './parse';
 
-/** The example vocabulary of docs/api/accounts-and-access.md §13. */
+/** The example vocabulary of docs/api/more-resources.md §13. */
 const EXAMPLE = JSON.stringify({
   strict_tags: false,
   tags: {

@@ -14,7 +14,7 @@ import { requestOrigin } from '../http/origin';
 import { GATEWAY_HANDLERS } from '../gateway-handlers';
 import { readApiRequest, splitUrl } from './read-request';
 
-/** `/sys/trash_sweep` is the same operation as `/svc/v1/sys/trash_sweep` (accounts-and-access §12). */
+/** `/sys/trash_sweep` is the same operation as `/svc/v1/sys/trash_sweep` (docs/api/more-resources.md §12). */
 const ROOT_ALIASES: Readonly<Record<string, string>> = {
   '/sys/trash_sweep': '/svc/v1/sys/trash_sweep',
 };

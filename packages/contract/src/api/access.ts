@@ -11,7 +11,7 @@ import { listOf, localOnly, objectOf, op, plainJson, standardOps, type ItemList 
 import { LIST_PARAMS, query, requiredQuery, SELECT, UUID } from './params';
 import type { HashList } from './users';
 
-/** One shell login (accounts-and-access §4.3). */
+/** One shell login (docs/api/more-resources.md §4.3). */
 export interface Login {
   username: string;
   hostname: string | null;
@@ -22,7 +22,7 @@ export interface Login {
   authorized_key_uuid: string | null;
 }
 
-/** A row of the materialized permission table (accounts-and-access §10.2). */
+/** A row of the materialized permission table (docs/api/more-resources.md §10.2). */
 export interface ComputedPermission {
   kind: 'svc#computedPermission';
   user_uuid: string;
@@ -36,7 +36,7 @@ export const computedPermissionListResult = {
 
 const agreementForm = { type: 'user_agreements', singular: 'user_agreement' };
 
-/** Operations of a resource that only the home cluster answers (accounts-and-access §1.3). */
+/** Operations of a resource that only the home cluster answers (docs/api/more-resources.md §1.3). */
 const localStandard = <R extends ResourceSpec>(r: R) => localOnly(standardOps(r));
 
 export const authorizedKeyOps = standardOps(authorizedKeys);

@@ -168,7 +168,7 @@ export function standardOps<
 }
 
 /**
- * Operations answered by the home cluster only (accounts-and-access §1.3): a uuid of another
+ * Operations answered by the home cluster only (docs/api/more-resources.md §1.3): a uuid of another
  * cluster is looked up here, and `cluster_id` is ignored.
  */
 export function localOnly<const O extends Record<string, Op>>(

@@ -2,10 +2,10 @@ import { apiClientAuthorizations, containers } from '../registry';
 import { objectOf, op, plainJson } from './ops';
 import { query, UUID } from './params';
 
-/** A provenance or use graph: keys (uuids, PDHs) to objects (accounts-and-access §8). */
+/** A provenance or use graph: keys (uuids, PDHs) to objects (docs/api/more-resources.md §8). */
 export type ObjectGraph = Record<string, Record<string, unknown>>;
 
-/** A tag or value of the properties vocabulary (accounts-and-access §13.1). */
+/** A tag or value of the properties vocabulary (docs/api/more-resources.md §13.1). */
 export interface VocabularyEntry {
   strict?: boolean;
   labels: { label: string }[] | null;

@@ -19,7 +19,7 @@ const onUser = (name: string, description: string) =>
     description,
   });
 
-/** Users' operations beyond the standard five (other-resources.md §5, accounts-and-access §5). */
+/** Users' operations beyond the standard five (other-resources.md §5, docs/api/more-resources.md §5). */
 export const userOps = {
   current: op({
     httpMethod: 'GET',

@@ -2,7 +2,7 @@ import { defineResource } from '../types';
 import { commonAttributes } from './common';
 
 /**
- * Block services (storage.md §8, accounts-and-access §11): records an admin stores; while none is
+ * Block services (storage.md §8, docs/api/more-resources.md §11): records an admin stores; while none is
  * stored, one record is derived from the gateway the client reached.
  */
 export const keepServices = defineResource({

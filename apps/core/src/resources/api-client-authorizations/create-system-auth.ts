@@ -6,7 +6,7 @@ import { crudHandlers } from '../common/crud';
 import { apiClientAuthorizationRules, requireTrustedClient } from './rules';
 
 /**
- * `POST /api_client_authorizations/create_system_auth` (accounts-and-access §2): an admin with a
+ * `POST /api_client_authorizations/create_system_auth` (docs/api/more-resources.md §2): an admin with a
  * trusted client gets a new ordinary token of the system user, with the given scopes.
  */
 export async function createSystemAuth(call: Call): Promise<Reply> {

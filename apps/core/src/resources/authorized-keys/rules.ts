@@ -8,7 +8,7 @@ import { parseAuthorizedKey } from './public-key';
 
 const invalid = (detail: string) => new BadRequestError(moreMsg.invalidKey(detail));
 
-/** The rules of `public_key` (accounts-and-access §3), first failure first; returns the blob. */
+/** The rules of `public_key` (docs/api/more-resources.md §3), first failure first; returns the blob. */
 export function checkPublicKey(value: string): string {
   const text = value.trim();
   if (/[\r\n]/.test(text)) throw invalid(moreMsg.keyExtraData());

@@ -2,7 +2,7 @@ import { builtInUuids, collections } from '@svc/contract';
 import { statement, type Db } from '../../db/db';
 
 /**
- * User agreements (accounts-and-access §6): local collections that a `signature`/`require` link
+ * User agreements (docs/api/more-resources.md §6): local collections that a `signature`/`require` link
  * of the system user points at; signatures are `signature`/`click` links of the system user
  * from a user. Shared by the agreements' own operations and by user activation.
  */

@@ -4,7 +4,7 @@ import type { Call } from '../../call';
 import { vocabularyOf } from '../../cluster-services';
 import { propertiesProblem } from '../../vocabulary/check';
 
-/** The types whose client-given `properties` the vocabulary checks (accounts-and-access §13.2). */
+/** The types whose client-given `properties` the vocabulary checks (docs/api/more-resources.md §13.2). */
 const CHECKED = new Set(['collections', 'groups', 'links', 'container_requests']);
 
 /** 400 with the vocabulary's reason when a create or update gives refused `properties`. */

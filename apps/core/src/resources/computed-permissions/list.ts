@@ -36,7 +36,7 @@ function checkPaging(call: Call): void {
 }
 
 /**
- * `GET /computed_permissions` (accounts-and-access §10.2): rows of the materialized permission
+ * `GET /computed_permissions` (docs/api/more-resources.md §10.2): rows of the materialized permission
  * table, admins only, paged by filter (no offset, no count).
  */
 export async function listComputedPermissions(call: Call): Promise<Reply> {

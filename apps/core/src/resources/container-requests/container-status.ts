@@ -3,7 +3,7 @@ import { statement } from '../../db/db';
 import { findVisible } from '../common/crud';
 import { containerRequestRules } from './rules';
 
-/** svc has no dispatcher status channel: fixed texts by state (accounts-and-access §9.1). */
+/** svc has no dispatcher status channel: fixed texts by state (docs/api/more-resources.md §9.1). */
 function schedulingStatus(state: string, priority: bigint): string {
   if (state === 'Locked' || (state === 'Queued' && priority > 0n)) return 'Waiting in queue.';
   return '';

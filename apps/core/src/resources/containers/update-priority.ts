@@ -18,7 +18,7 @@ SELECT f.uuid FROM family f JOIN containers c ON c.uuid = f.uuid
  WHERE c.state IN ('Queued', 'Locked', 'Running')`;
 
 /**
- * `POST /containers/<uuid>/update_priority` (accounts-and-access §9.2): derived state repaired —
+ * `POST /containers/<uuid>/update_priority` (docs/api/more-resources.md §9.2): derived state repaired —
  * the priorities of the container and its active descendants are recomputed, with what follows
  * (a Queued container whose priority drops to 0 is cancelled). Readable is enough.
  */

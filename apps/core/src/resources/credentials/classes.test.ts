@@ -1,6 +1,6 @@
 import { classProblems } from './classes';
 
-describe('credential classes (accounts-and-access §7.1)', () => {
+describe('credential classes (docs/api/more-resources.md §7.1)', () => {
   it.each([
     ['any free text', [], []],
     ['svc:aws_access_key', ['s3://bucket-1', 's3://*'], []],

@@ -1,6 +1,6 @@
 import { moreMsg } from '@svc/contract';
 
-/** Credential classes svc checks itself (accounts-and-access §7.1); others are free text. */
+/** Credential classes svc checks itself (docs/api/more-resources.md §7.1); others are free text. */
 const RESERVED_PREFIX = 'svc:';
 const AWS = 'svc:aws_access_key';
 const RESERVED = [AWS];

@@ -9,7 +9,7 @@ import { requireActive, requireLevel, type AccessPolicy } from '../../permission
 import { ownedObjectVisible } from '../../permissions/visibility';
 
 /**
- * The user or role a new credential is shared with at can_manage (accounts-and-access §7.2): the
+ * The user or role a new credential is shared with at can_manage (docs/api/more-resources.md §7.2): the
  * caller, or the body's owner_uuid — a user or role the caller is or manages.
  */
 export async function credentialManager(call: Call, tx: Db, owner: unknown): Promise<string> {

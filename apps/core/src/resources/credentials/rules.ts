@@ -26,7 +26,7 @@ function problems(ctx: WriteContext, row: Row): string[] {
   return [...out, ...classProblems(row['credential_class'], row['scopes'])];
 }
 
-/** A filter, where key or order entry naming the secret: 403 (accounts-and-access §7.2). */
+/** A filter, where key or order entry naming the secret: 403 (docs/api/more-resources.md §7.2). */
 function refuseSecretQueries(call: Call): void {
   const names = (v: unknown): string[] => (Array.isArray(v) ? v : []).map((x) => JSON.stringify(x));
   if (names(call.options['filters']).some((f) => f.includes('secret')))
@@ -43,7 +43,7 @@ function refuseSecretQueries(call: Call): void {
 }
 
 /**
- * Credentials (accounts-and-access §7): owned by the system user, shared through permission
+ * Credentials (docs/api/more-resources.md §7): owned by the system user, shared through permission
  * links; the secret is sealed into a column that is no attribute, so nothing that renders,
  * logs or audits attributes can ever see it.
  */

@@ -49,7 +49,7 @@ async function recordAccess(call: Call, row: Row): Promise<void> {
 }
 
 /**
- * `GET /credentials/<uuid>/secret` (accounts-and-access §7.4): only a Running container's own
+ * `GET /credentials/<uuid>/secret` (docs/api/more-resources.md §7.4): only a Running container's own
  * token, of a user who may read the credential, gets the secret, until it expires.
  */
 export async function secret(call: Call): Promise<Reply> {

@@ -21,7 +21,7 @@ function fieldProblems(row: Row): string[] {
   return problems;
 }
 
-/** Stored block services (accounts-and-access §11): admins write them, the system user owns them. */
+/** Stored block services (docs/api/more-resources.md §11): admins write them, the system user owns them. */
 export const keepServiceRules: ResourceRules = {
   resource: keepServices,
   policy: { ...adminWritesPolicy, visible: () => [] },

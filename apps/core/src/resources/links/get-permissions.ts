@@ -9,7 +9,7 @@ import { renderObject } from '../common/render';
 import type { Row } from '../common/row';
 
 /**
- * `GET /permissions/<uuid>` (accounts-and-access §10.1): every permission link to an object the
+ * `GET /permissions/<uuid>` (docs/api/more-resources.md §10.1): every permission link to an object the
  * caller manages, in the default order, all at once.
  */
 export async function getPermissions(call: Call): Promise<Reply> {

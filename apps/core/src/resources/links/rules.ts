@@ -120,7 +120,7 @@ const loginUsername = (row: Row): string | null => {
     : null;
 };
 
-/** Other can_login links of the same user, machine and account name (accounts-and-access §4.2). */
+/** Other can_login links of the same user, machine and account name (docs/api/more-resources.md §4.2). */
 async function sameLogins(tx: Db, row: Row, username: string): Promise<Row[]> {
   const { rows } = await tx.query<Row>(
     statement(

@@ -52,7 +52,7 @@ async function agreementRows(call: Call, uuids: readonly string[], select: strin
   });
 }
 
-/** `GET /user_agreements`: every agreement, whole, to invited callers (accounts-and-access §6). */
+/** `GET /user_agreements`: every agreement, whole, to invited callers (docs/api/more-resources.md §6). */
 const list: Handler = async (call) => {
   const select = parseSelect(collections, arrayOption(call, 'select'));
   const uuids = (await isInvited(call))

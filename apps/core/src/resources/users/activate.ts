@@ -25,7 +25,7 @@ async function stateOf(call: Call, uuid: string): Promise<UserState | null> {
 }
 
 /**
- * `POST /users/<uuid>/activate` (accounts-and-access §5.3): a user activates itself once invited
+ * `POST /users/<uuid>/activate` (docs/api/more-resources.md §5.3): a user activates itself once invited
  * and every user agreement is signed; admins may activate anyone who signed them. Activation
  * is the ordinary update of is_active, so setup and membership follow as for any activation.
  */

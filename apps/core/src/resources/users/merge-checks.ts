@@ -66,7 +66,7 @@ async function selfForm(call: Call, cluster: Readonly<ClusterConfig>) {
   return { old, next };
 }
 
-/** The checks of accounts-and-access §5.6, in their order; the plan of a merge that may go on. */
+/** The checks of docs/api/more-resources.md §5.6, in their order; the plan of a merge that may go on. */
 export async function checkMerge(call: Call): Promise<MergePlan> {
   const oldUuid = str(call, 'old_user_uuid');
   const newUuid = str(call, 'new_user_uuid');

@@ -85,7 +85,7 @@ async function moveCredentials(tx: Db, p: MergePlan, local: boolean): Promise<vo
 }
 
 /**
- * `POST /users/merge` (accounts-and-access §5.6), in one transaction: the old user's tokens,
+ * `POST /users/merge` (docs/api/more-resources.md §5.6), in one transaction: the old user's tokens,
  * keys and permission links go to the new user (or are dropped), everything it owns moves to
  * new_owner_uuid, and with redirect_to_new_user the old account becomes an alias of the new one.
  */

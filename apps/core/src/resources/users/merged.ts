@@ -1,6 +1,6 @@
 import { statement, type Db } from '../../db/db';
 
-/** How many merges with redirect a token or login follows at most (accounts-and-access §5.6). */
+/** How many merges with redirect a token or login follows at most (docs/api/more-resources.md §5.6). */
 const MAX_REDIRECTS = 15;
 
 /**

@@ -12,7 +12,7 @@ import { userVisible } from '../../permissions/visibility';
  */
 export const userPolicy: AccessPolicy = {
   visible(call) {
-    // A user merged into another is gone for everyone (accounts-and-access §5.6).
+    // A user merged into another is gone for everyone (docs/api/more-resources.md §5.6).
     const notMerged = sql`${col('users', 'redirect_to_user_uuid')} IS NULL`;
     if (call.caller.isAdmin) return [notMerged];
     const me = call.caller.uuid;

@@ -78,7 +78,7 @@ const hasProfile = (row: Row | null): boolean =>
   typeof row?.['prefs'] === 'object' && row['prefs'] !== null && 'profile' in row['prefs'];
 
 /**
- * What follows a user write (other-resources.md §5, accounts-and-access §5.1, §5.7): becoming
+ * What follows a user write (other-resources.md §5, docs/api/more-resources.md §5.1, §5.7): becoming
  * active runs the setup procedure, becoming inactive removes the all-users membership; a local
  * user created while AutoSetupNewUsers is on is set up (so invited); admins hear of new users,
  * and of a first profile.

@@ -44,7 +44,7 @@ async function existingUser(tx: Db, uuid: string): Promise<boolean> {
 }
 
 /**
- * `POST /users/setup` (accounts-and-access §5.4): an existing user (`uuid`) or a new one
+ * `POST /users/setup` (docs/api/more-resources.md §5.4): an existing user (`uuid`) or a new one
  * (`user`) gets the setup procedure, in one transaction. Answers the links and the user, each
  * rendered as its own get renders it.
  */

@@ -13,7 +13,7 @@ export interface SetupContext {
   now: string;
 }
 
-/** Absent or null: the configured defaults apply (accounts-and-access §5.1 steps 3 and 4). */
+/** Absent or null: the configured defaults apply (docs/api/more-resources.md §5.1 steps 3 and 4). */
 export interface SetupOptions {
   vmUuid?: string | null;
   sendEmail?: boolean | null;
@@ -56,7 +56,7 @@ async function loginLink(ctx: SetupContext, user: Row, vm: string): Promise<Row 
 }
 
 /**
- * The setup procedure (accounts-and-access §5.1), in the caller's transaction: membership of all
+ * The setup procedure (docs/api/more-resources.md §5.1), in the caller's transaction: membership of all
  * users, a login on the configured or given virtual machine, and the welcome email for a user
  * set up for the first time. Answers the links it ensured, login link first. Setup never
  * activates the user.

@@ -12,7 +12,7 @@ import { nowCanonical } from '../common/row';
 import { userRules } from './rules';
 
 /**
- * `POST /users/<uuid>/unsetup` (accounts-and-access §5.5), in one transaction: the user's
+ * `POST /users/<uuid>/unsetup` (docs/api/more-resources.md §5.5), in one transaction: the user's
  * permission and signature links, tokens and SSH keys go, and the user is left inactive, not an
  * admin, with empty prefs. Its other objects stay.
  */

@@ -6,7 +6,7 @@ import { NotFoundError } from '@svc/errors';
 
 /**
  * One item per (virtual machine, can_login link with a username, key of its user — or none
- * once when the user has none), in svc's fixed order (accounts-and-access §4.3).
+ * once when the user has none), in svc's fixed order (docs/api/more-resources.md §4.3).
  */
 function loginsQuery(vmCondition: Sql): Sql {
   return sql`

@@ -7,7 +7,7 @@ import { getAllLogins, logins } from './logins';
 const owned = ownedPolicy('virtual_machines');
 
 /**
- * Shell nodes (accounts-and-access §4.1): readable like an owned object (a can_login link counts
+ * Shell nodes (docs/api/more-resources.md §4.1): readable like an owned object (a can_login link counts
  * as can_read); only admins create, change or delete them.
  */
 const virtualMachinePolicy: AccessPolicy = { ...adminWritesPolicy, visible: owned.visible };
