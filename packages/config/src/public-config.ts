@@ -43,9 +43,11 @@ export function publicConfig(c: ClusterConfig, requestBase: string): Record<stri
       { Host: r.Host, Proxy: r.Proxy, Scheme: r.Scheme },
     ]),
   );
+  // The vocabulary's file path is the server's business; clients read GET /vocabulary.
+  const { VocabularyPath: _path, ...api } = c.API;
   return {
     ClusterID: c.ClusterID,
-    API: { ...c.API },
+    API: api,
     Collections: {
       BlobSigning: c.Collections.BlobSigning,
       BlobSigningTTL: c.Collections.BlobSigningTTL,

@@ -121,6 +121,7 @@ export const ClusterSchema = Type.Object(
         }),
         UnfreezeProjectRequiresAdmin: bool(false, 'Only admins may unfreeze a project'),
         AsyncPermissionsUpdateInterval: int(20, 'Seconds a deferred permission update may lag'),
+        VocabularyPath: str('', 'JSON file of allowed properties keys and values; "" means none'),
       },
       'API limits and rules',
     ),
@@ -273,8 +274,49 @@ export const ClusterSchema = Type.Object(
           pattern: `^$|${TOKEN_PATTERN}`,
           description: 'Anonymous token; "" disables it',
         }),
+        AutoSetupNewUsers: bool(false, 'Run the setup procedure when a local user is created'),
+        AutoSetupNewUsersWithVmUUID: Type.String({
+          default: '',
+          pattern: '^$|^[0-9a-z]{5}-2x53u-[0-9a-z]{15}$',
+          description: 'Virtual machine of the login link when setup gets no vm_uuid',
+        }),
+        AutoSetupUsernameBlacklist: Type.Array(Type.String(), {
+          default: ['git', 'root', 'svc', 'syslog'],
+          description: 'Usernames never given automatically at login',
+        }),
+        SendUserSetupNotificationEmail: bool(false, 'Default of send_notification_email'),
+        UserSetupMailText: str(
+          'Your svc account has been set up. You can log in at ${url}\n',
+          'Welcome email body (${full_name}, ${email}, ${username}, ${url}); "" disables it',
+        ),
+        UserNotifierEmailFrom: str('svc@example.com', 'From of the welcome email'),
+        UserNotifierEmailBcc: Type.Array(Type.String(), {
+          default: [],
+          description: 'Bcc of the welcome email',
+        }),
+        AdminNotifierEmailFrom: str('svc@example.com', 'From of admin notices'),
+        EmailSubjectPrefix: str('[SVC] ', 'Prefix of admin notice subjects'),
+        NewUserNotificationRecipients: Type.Array(Type.String(), {
+          default: [],
+          description: 'Told of new invited users',
+        }),
+        NewInactiveUserNotificationRecipients: Type.Array(Type.String(), {
+          default: [],
+          description: 'Told of new users that are not invited',
+        }),
+        UserProfileNotificationAddress: str('', 'Told when a user first saves a profile'),
       },
       'Users',
+    ),
+    Mail: section(
+      {
+        SMTPServer: Type.String({
+          default: '',
+          pattern: '^$|^.+:[0-9]{1,5}$',
+          description: 'host:port of an SMTP relay (no authentication); "" sends no mail',
+        }),
+      },
+      'Outgoing mail',
     ),
     ManagementToken: Type.String({
       default: '',

@@ -22,6 +22,15 @@ function toConfigError(e: ErrorObject): ConfigError {
   if (e.keyword === 'pattern' && base.endsWith('Token')) {
     return new ConfigError(base, 'must be at least 32 characters of [a-zA-Z0-9]');
   }
+  if (e.keyword === 'pattern' && base.endsWith('AutoSetupNewUsersWithVmUUID')) {
+    return new ConfigError(
+      base,
+      'must be a virtual machine uuid (<cluster>-2x53u-<15 characters>)',
+    );
+  }
+  if (e.keyword === 'pattern' && base.endsWith('SMTPServer')) {
+    return new ConfigError(base, 'must be host:port');
+  }
   if (e.keyword === 'pattern' && base.endsWith('BlobSigningKey')) {
     return new ConfigError(base, 'must be at least 32 characters');
   }

@@ -3,6 +3,7 @@ export * from './attributes';
 export * from './registry';
 export * from './messages';
 export * from './messages-containers';
+export * from './messages-more';
 export * from './time';
 export * from './params';
 export * from './api';

@@ -15,9 +15,11 @@ export interface Operations {
   ping(): Promise<string | null>;
   /** `/_health/all` (the gateway only): status and body. */
   all?(): Promise<{ ok: boolean; body: unknown }>;
+  /** `/_health/vocabulary`: null while the vocabulary file in force is valid, else why not. */
+  vocabulary?(): Promise<string | null>;
 }
 
-const PATHS = new Set(['/_health/ping', '/_health/all', '/metrics']);
+const PATHS = new Set(['/_health/ping', '/_health/all', '/_health/vocabulary', '/metrics']);
 
 export const isOperationsPath = (pathname: string): boolean => PATHS.has(pathname);
 
@@ -32,7 +34,10 @@ export async function serveOperations(
   // the same header forms the API takes (auth.md §1): Bearer or OAuth2
   const given = authorizationToken(req.headers.authorization) ?? undefined;
   const internal = ops.internalToken !== undefined && given === ops.internalToken;
-  if ((pathname === '/_health/all' && !ops.all) || (ops.token === '' && !internal)) {
+  const missing =
+    (pathname === '/_health/all' && !ops.all) ||
+    (pathname === '/_health/vocabulary' && !ops.vocabulary);
+  if (missing || (ops.token === '' && !internal)) {
     sendJson(res, 404, toErrorBody(new EndpointNotFoundError()), head);
     return;
   }
@@ -48,7 +53,7 @@ export async function serveOperations(
     const { ok, body } = await ops.all!();
     sendJson(res, ok ? 200 : 503, body, head);
   } else {
-    const error = await ops.ping();
+    const error = pathname === '/_health/vocabulary' ? await ops.vocabulary!() : await ops.ping();
     if (error === null) sendJson(res, 200, { health: 'OK' }, head);
     else sendJson(res, 503, { health: 'ERROR', error }, head);
   }

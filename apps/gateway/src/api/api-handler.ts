@@ -10,11 +10,27 @@ import type { CoreAnswer } from '../core-client';
 import type { GatewayDeps } from '../gateway-deps';
 import { answerError, EMPTY_LIST_HEADER, noteRequest, sendJson, sendJsonText } from '@svc/http-kit';
 import { setCorsHeaders } from '../http/cors';
+import { requestOrigin } from '../http/origin';
 import { GATEWAY_HANDLERS } from '../gateway-handlers';
 import { readApiRequest, splitUrl } from './read-request';
 
+/** `/sys/trash_sweep` is the same operation as `/svc/v1/sys/trash_sweep` (docs/api/more-resources.md §12). */
+const ROOT_ALIASES: Readonly<Record<string, string>> = {
+  '/sys/trash_sweep': '/svc/v1/sys/trash_sweep',
+};
+
 export const isApiPath = (pathname: string): boolean =>
-  pathname === '/svc/v1' || pathname.startsWith('/svc/v1/');
+  pathname === '/svc/v1' || pathname.startsWith('/svc/v1/') || pathname in ROOT_ALIASES;
+
+/** The request's address and the gateway's origin as the client reached it. */
+function requestFacts(deps: GatewayDeps, req: IncomingMessage) {
+  const external = deps.home.ExternalURL;
+  const address = req.socket.remoteAddress;
+  return {
+    ...(address ? { clientAddress: address.replace(/^::ffff:/, '') } : {}),
+    origin: external !== '' ? external : requestOrigin(req),
+  };
+}
 
 /** 403 unless the token's scopes allow the call; bypass_federation is for admins only. */
 function checkAllowed(p: ParsedRequest, identity: Identity | null, pathname: string): void {
@@ -99,7 +115,8 @@ export function apiHandler(deps: GatewayDeps) {
         return;
       }
       const { pathname, search } = splitUrl(req.url ?? '/');
-      const read = await readApiRequest(req, pathname, search, maxBytes);
+      // Routed as its /svc/v1 form; the scope check reads the path used.
+      const read = await readApiRequest(req, ROOT_ALIASES[pathname] ?? pathname, search, maxBytes);
       const parsed = parseRequest(read.parts);
       noteRequest(res, { route: `/svc/v1/${parsed.endpoint.path}` });
       const route = deps.federation.route(parsed);
@@ -122,6 +139,7 @@ export function apiHandler(deps: GatewayDeps) {
           endpointId: endpointId(parsed.endpoint),
           options,
           remote: parsed.remote,
+          request: requestFacts(deps, req),
         },
         admission,
       );

@@ -128,10 +128,12 @@ const GENERAL_PARAMS = new Set([
  */
 function attributesOf(p: ParsedRequest): Record<string, unknown> {
   const r = p.endpoint.attributesOf!;
-  for (const key of [r.singular, camelSingular(r)]) {
+  const singular = p.endpoint.wrapper ?? r.singular;
+  const keys = p.endpoint.wrapper ? [singular] : [r.singular, camelSingular(r)];
+  for (const key of keys) {
     if (!(key in p.params)) continue;
     const wrapped = toObject(p.params[key]);
-    if (wrapped === undefined) throw new UnprocessableError(msg.noWrapperHash(r.singular));
+    if (wrapped === undefined) throw new UnprocessableError(msg.noWrapperHash(singular));
     return { ...wrapped };
   }
   const attrs: Record<string, unknown> = {};

@@ -1,6 +1,6 @@
 import { publicConfig } from '@svc/config';
-import type { GatewayHandler } from '../login/authenticate-handler';
-import { requestOrigin } from '../http/origin';
+import type { GatewayHandler } from './login/authenticate-handler';
+import { requestOrigin } from './http/origin';
 
 /**
  * `GET /svc/v1/config` (discovery.md §5) of a cluster of this deployment, answered by the
