@@ -264,7 +264,7 @@ describe('WebDAV (storage.md §9)', () => {
   }, 120_000);
 });
 
-describe('file names (docs/api/README.md, "Storage")', () => {
+describe('file names (docs/api/other-resources.md §1)', () => {
   const NUL = 'manifest_text is not a valid manifest: file name contains NUL';
 
   it('refuses NUL: 400 on /c=, 422 on the API, and nothing is stored', async () => {

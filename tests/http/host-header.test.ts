@@ -1,7 +1,7 @@
 /**
  * With ExternalURL "", the URLs the server hands out come from the request's Host, and only for
  * a Host of Gateway.AllowedHosts (README, ExternalURL): any other Host is 421 "Misdirected
- * request" on every path, and `/logout` never redirects to a URL built from Host (docs/api/README.md, "Host names").
+ * request" on every path, and `/logout` never redirects to a URL built from Host (docs/api/auth.md §9.8).
  */
 import { rawExchange } from '../harness/raw-socket';
 import { useDeployment } from '../harness/deployment';

@@ -1,5 +1,5 @@
 /**
- * Overload and slow statements (docs/api/README.md, "Faults and overload"), through the gateway: too many filter
+ * Overload and slow statements (docs/api/requests-and-errors.md §7), through the gateway: too many filter
  * conditions (422), a list past API.MaxListDuration (422), a write waiting on a lock past
  * API.LockTimeout (503 + Retry-After), and a token over API.MaxConcurrentRequestsPerToken (429 +
  * Retry-After) while another user is served at once. Locks are held by a session of the test.

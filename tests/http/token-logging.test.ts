@@ -1,6 +1,6 @@
 /**
  * No token reaches a log line, wherever the request carried it and however it spelled its path
- * (docs/api/README.md, "Tokens" and "Storage"): headers (Bearer, OAuth2, Basic, cookie), `api_token` in a query
+ * (docs/api/auth.md §1, docs/api/storage.md §9): headers (Bearer, OAuth2, Basic, cookie), `api_token` in a query
  * string, a form or a JSON body, `t=` in a file path with `/` as `%2F` or as it is, the whole
  * `/c=` prefix percent-encoded, unknown paths holding a token, `/logout?api_token=`. Every line
  * the servers write (debug level included) is read back; request lines name route templates

@@ -21,7 +21,7 @@ export interface CoreAnswer {
   headers: {
     'content-type'?: string;
     'content-length'?: string;
-    /** A 503 or 429's, passed on with it (docs/api/README.md, "Faults and overload"). */
+    /** A 503 or 429's, passed on with it (docs/api/requests-and-errors.md §7). */
     'retry-after'?: string;
     [EMPTY_LIST_HEADER]?: string;
   };

@@ -13,7 +13,7 @@ export type { CoreAnswer } from './core-answer';
 
 /**
  * A core's 503 or 429 (its database out, an object busy, a token over its limit), to be passed
- * on unchanged, never as a 502 (docs/api/README.md, "Faults and overload"). The core logged it as it should; the
+ * on unchanged, never as a 502 (docs/api/requests-and-errors.md §7). The core logged it as it should; the
  * gateway does not again.
  */
 export function coreRefusal(status: number, body: unknown): ApiError | null {

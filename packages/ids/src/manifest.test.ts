@@ -68,7 +68,7 @@ describe('manifests', () => {
     [`. ${L} 0:3:a 0:1:.\n`, 'line 1: invalid file name "."'],
     [`. ${L} 0:3:\\056\\056/x\n`, 'line 1: invalid file name "\\056\\056/x"'],
     [`./\\056\\056 ${L} 0:3:x\n`, 'invalid stream name "./\\056\\056"'],
-    // docs/api/README.md, "Storage": NUL never, control characters only as octal escapes
+    // docs/api/other-resources.md §1: NUL never, control characters only as octal escapes
     [`. ${L} 0:3:a\\000b\n`, 'file name contains NUL'],
     [`./d\\000 ${L} 0:3:a\n`, 'file name contains NUL'],
     [`. ${L} 0:3:a\tb\n`, 'line 1: invalid file name "a\tb"'],

@@ -28,7 +28,7 @@ export const NUL_IN_NAME = 'file name contains NUL';
 const unescapeName = (name: string): string =>
   name.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
 
-/** Control characters are written as octal escapes, never as they are (docs/api/README.md, "Storage"). */
+/** Control characters are written as octal escapes, never as they are (docs/api/other-resources.md §1). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what it matches
 const RAW_CONTROL = /[\x00-\x1f\x7f]/;
 

@@ -26,7 +26,7 @@ export const listLimitsOf = (api: {
 /**
  * Each `filters` element (a condition or a boolean expression, which has one comparison) and
  * each `where` entry is one condition. Counted before any is parsed: a request with thousands
- * is refused before it costs anything (docs/api/README.md, "Faults and overload").
+ * is refused before it costs anything (docs/api/requests-and-errors.md §7).
  */
 function checkConditionCount(
   filters: readonly unknown[] | undefined,

@@ -14,7 +14,7 @@ function cause(err: unknown): Record<string, unknown> {
 }
 
 /**
- * A database outage as the log tells it (docs/api/README.md, "Faults and overload"): one line when the first
+ * A database outage as the log tells it (docs/api/requests-and-errors.md §7): one line when the first
  * request is refused because the database cannot be reached, one when a statement succeeds
  * again with how long it lasted and how many requests were refused, never a line per request.
  * Per core process; "reachable" is cheap enough to call on every request's first statement.

@@ -99,7 +99,7 @@ export function hopHandler(
 
 /**
  * A list (an operation taking filters) whose statement ran past API.MaxListDuration is the
- * client's to narrow: 422, not a fault (docs/api/README.md, "Faults and overload").
+ * client's to narrow: 422, not a fault (docs/api/requests-and-errors.md §7).
  */
 function listTooSlow(err: unknown, endpoint: Endpoint, seconds: number): unknown {
   return isStatementTimeout(err) && 'filters' in endpoint.params

@@ -4,7 +4,7 @@ import { TooManyRequestsError } from '@svc/errors';
 /**
  * Requests in progress per token on this core (API.MaxConcurrentRequestsPerToken): one more
  * than the limit is refused with 429 at once, before it reaches the database, so one token
- * cannot queue up the cluster's work (docs/api/README.md, "Faults and overload"). Tokens with nothing in
+ * cannot queue up the cluster's work (docs/api/requests-and-errors.md §7). Tokens with nothing in
  * progress are forgotten.
  */
 export class TokenRequestLimit {

@@ -44,7 +44,7 @@ export function parseTarget(rawPath: string): FileTarget {
   }
   const trailingSlash = rest.length > 0 && rest[rest.length - 1] === '';
   const path = rest.filter((s) => s !== '').map(decode);
-  // No collection can hold such a name (docs/api/README.md, "Storage"): refused as the API refuses it.
+  // No collection can hold such a name (docs/api/other-resources.md §1): refused as the API refuses it.
   if (path.some((p) => p.includes('\u0000')))
     throw new FileHttpError(400, msg.invalidManifest(NUL_IN_NAME));
   if (path.some((p) => p === '.' || p === '..')) throw new FileHttpError(404, 'file not found');

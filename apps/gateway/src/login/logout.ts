@@ -6,7 +6,7 @@ import { checkReturnTo } from './return-to';
 
 /**
  * ExternalURL, or the relative `/`: never a URL built from the request's Host
- * (docs/api/README.md, "Host names").
+ * (docs/api/auth.md §9.8).
  */
 const afterLogout = (deps: GatewayDeps): string =>
   deps.home.ExternalURL !== '' ? deps.home.ExternalURL : '/';
