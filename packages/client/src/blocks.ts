@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
+import { sleep } from './exchange';
 import { request } from './transport';
 
 /** A refused or failed block operation: the block service's status and message. */
@@ -21,7 +22,6 @@ export interface StoredBlock {
 
 const RETRIES = 3;
 const retryable = (status: number) => status === 502 || status === 503;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The block service (storage.md §4) at the client's host: the gateway's root serves it. Writes
