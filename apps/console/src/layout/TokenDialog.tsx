@@ -1,0 +1,44 @@
+import { Alert, Button, Code, CopyButton, Modal, Stack, Text } from '@mantine/core';
+import { useSession } from '../api/session';
+
+/**
+ * `SVC_API_HOST` as the command-line tools read it: `host[:port]` means HTTPS, so a plain-HTTP
+ * gateway is given as its whole URL.
+ */
+export function apiHostLine(location: Pick<Location, 'protocol' | 'host' | 'origin'>): string {
+  return location.protocol === 'https:' ? location.host : location.origin;
+}
+
+/** The lines to paste into a shell to use this session's token with `svc` and the client. */
+export function TokenDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { token } = useSession();
+  const lines = `export SVC_API_HOST=${apiHostLine(window.location)}\nexport SVC_API_TOKEN=${token ?? ''}\n`;
+  return (
+    <Modal opened={opened} onClose={onClose} title="API token" size="lg">
+      <Stack>
+        <Text size="sm">
+          Paste these lines into a shell to use the command line (<Code>svc</Code>) or the
+          client libraries as yourself:
+        </Text>
+        <Code
+          block
+          data-testid="token-lines"
+          tabIndex={0}
+          style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+        >
+          {lines}
+        </Code>
+        <CopyButton value={lines}>
+          {({ copied, copy }) => (
+            <Button onClick={copy} color={copied ? 'teal' : 'blue'}>
+              {copied ? 'Copied' : 'Copy to clipboard'}
+            </Button>
+          )}
+        </CopyButton>
+        <Alert color="yellow" title="Keep it secret">
+          Anyone with this token can act as you until it expires or you sign out.
+        </Alert>
+      </Stack>
+    </Modal>
+  );
+}

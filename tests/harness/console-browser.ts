@@ -1,0 +1,137 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CONSOLE_DIR } from '@svc/gateway';
+
+/**
+ * The web console's browser tests: Debian's chromium driven by playwright-core (no browser is
+ * downloaded). On a machine without chromium the tests skip, naming the package to install; CI
+ * sets SVC_REQUIRE_BROWSER_TESTS=1, and there they run or fail.
+ */
+export const CHROMIUM = '/usr/bin/chromium';
+export const browserAvailable = existsSync(CHROMIUM);
+const required = process.env['SVC_REQUIRE_BROWSER_TESTS'] === '1';
+
+/** `describe` when the browser tests can run (or must), else a visibly skipped describe. */
+export function describeInBrowser(name: string, body: () => void): void {
+  if (browserAvailable || required) describe(name, body);
+  else describe.skip(`${name} [skipped: install the Debian package chromium]`, body);
+}
+
+const ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const ARTIFACTS = join(__dirname, '..', 'console', 'artifacts');
+
+/** The problems a page reported: CSP violations, uncaught errors, console errors. */
+export interface PageProblems {
+  csp: string[];
+  errors: string[];
+}
+
+export interface ConsoleBrowser {
+  browser: Browser;
+  /** A fresh browser context (its own storage) with a page on the console's origin. */
+  open(baseUrl: string): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }>;
+  close(): Promise<void>;
+}
+
+/** Expected console errors: the failed requests a test provokes on purpose (401, 404). */
+const EXPECTED_CONSOLE = /Failed to load resource: the server responded with a status of (401|404|422|403)/;
+
+export async function launchConsoleBrowser(): Promise<ConsoleBrowser> {
+  if (!existsSync(join(CONSOLE_DIR, 'index.html')))
+    throw new Error(`the console is not built (${CONSOLE_DIR}): run pnpm build`);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return {
+    browser,
+    async open(baseUrl) {
+      const context = await browser.newContext({
+        baseURL: baseUrl,
+        viewport: { width: 1280, height: 800 },
+        reducedMotion: 'reduce',
+      });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      const problems: PageProblems = { csp: [], errors: [] };
+      await page.exposeFunction('__reportCsp', (text: string) => problems.csp.push(text));
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) =>
+          (window as unknown as { __reportCsp(t: string): void }).__reportCsp(
+            `${e.violatedDirective} ${e.blockedURI}`,
+          ),
+        );
+      });
+      page.on('pageerror', (err) => problems.errors.push(`pageerror: ${err.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error' && !EXPECTED_CONSOLE.test(m.text()))
+          problems.errors.push(`console: ${m.text()}`);
+      });
+      return { context, page, problems };
+    },
+    close: () => browser.close(),
+  };
+}
+
+let axeSource: string | null = null;
+
+/**
+ * axe-core's checks on the page as it is: the serious and critical violations (rule, impact,
+ * the first elements), which a test expects to be none.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  const result = (await page.evaluate(() =>
+    (
+      window as unknown as {
+        axe: { run(ctx: Document, opts: object): Promise<unknown> };
+      }
+    ).axe.run(document, { resultTypes: ['violations'] }),
+  )) as {
+    violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+  };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
+}
+
+/** A screenshot kept as a test artefact (tests/console/artifacts/<name>.png, not committed). */
+export async function keepScreenshot(page: Page, name: string): Promise<string> {
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/**
+ * Checks a screen as a person would meet it: settled, no serious accessibility violations, a
+ * screenshot kept. Answers the violations (expected: none).
+ */
+export async function checkScreen(page: Page, name: string): Promise<string[]> {
+  await page.waitForLoadState('networkidle');
+  await keepScreenshot(page, name);
+  return axeViolations(page);
+}
+
+/** Signs a context's console in with a token, as the pasted-token form would keep it. */
+export async function signInWithToken(context: BrowserContext, token: string): Promise<void> {
+  await context.addInitScript((t) => {
+    if (!window.localStorage.getItem('svc.console.token'))
+      window.localStorage.setItem('svc.console.token', t);
+  }, token);
+}
