@@ -3,6 +3,8 @@ import { attributeOf, resourceByKind } from '@svc/contract';
 import { useSession } from './session';
 import type { ContentItem } from './types';
 
+export const CONTENT_KINDS = ['svc#group', 'svc#containerRequest', 'svc#workflow', 'svc#collection'];
+
 export type SortKey = 'name' | 'modified_at' | 'created_at';
 
 /** What a contents table shows: one page of a project, sorted and filtered. */
@@ -12,8 +14,10 @@ export interface ContentsView {
   sort: SortKey;
   dir: 'asc' | 'desc';
   name: string;
-  /** Kinds to show (`svc#group`, …); empty means all four. */
+  /** Kinds to show (`svc#group`, …); empty means all that the table lists. */
   kinds: string[];
+  /** The kinds the table lists at all (the trash: projects and collections). */
+  scopeKinds: string[];
 }
 
 export const DEFAULT_VIEW: ContentsView = {
@@ -23,6 +27,7 @@ export const DEFAULT_VIEW: ContentsView = {
   dir: 'desc',
   name: '',
   kinds: [],
+  scopeKinds: CONTENT_KINDS,
 };
 
 /** The attributes a row needs: a page of a large project stays small. */
@@ -44,11 +49,10 @@ const ROW_SELECT = [
   'container_uuid',
 ];
 
-export const CONTENT_KINDS = ['svc#group', 'svc#containerRequest', 'svc#workflow', 'svc#collection'];
 
 /** Row attributes that at least one listed type has (a name no type has is a 422). */
 function rowSelect(kinds: string[]): string[] {
-  const types = (kinds.length > 0 ? kinds : CONTENT_KINDS).map((k) => resourceByKind(k)!);
+  const types = kinds.map((k) => resourceByKind(k)!);
   return ROW_SELECT.filter((name) => types.some((t) => attributeOf(t, name) !== undefined));
 }
 
@@ -56,10 +60,16 @@ function rowSelect(kinds: string[]): string[] {
 export const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** The list filters of a view (groups.md §3: unqualified filters apply to every type). */
-export function viewFilters(view: Pick<ContentsView, 'name' | 'kinds'>): unknown[] {
+/** The kinds a view lists: those ticked, else all of its scope. */
+const shownKinds = (view: Pick<ContentsView, 'kinds' | 'scopeKinds'>): string[] =>
+  view.kinds.length > 0 ? view.kinds : view.scopeKinds;
+
+/** The list filters of a view (groups.md §3: unqualified filters apply to every type). */
+export function viewFilters(view: Pick<ContentsView, 'name' | 'kinds' | 'scopeKinds'>): unknown[] {
   const filters: unknown[] = [];
   if (view.name.trim() !== '') filters.push(['name', 'ilike', likePattern(view.name.trim())]);
-  if (view.kinds.length > 0) filters.push(['uuid', 'is_a', view.kinds]);
+  const kinds = shownKinds(view);
+  if (kinds.length < CONTENT_KINDS.length) filters.push(['uuid', 'is_a', kinds]);
   return filters;
 }
 
@@ -71,7 +81,7 @@ export function contentsOptions(view: ContentsView, extra: Record<string, unknow
     offset: (view.page - 1) * view.pageSize,
     order: [`${view.sort} ${view.dir}`],
     filters: [...viewFilters(view), ...((scopeFilters as unknown[] | undefined) ?? [])],
-    select: rowSelect(view.kinds),
+    select: rowSelect(shownKinds(view)),
     count: 'exact',
     ...rest,
   };

@@ -57,6 +57,7 @@ export default function TrashPage() {
       <ContentsTable
         label="Trash"
         scope={{ include_trash: true, filters: [['is_trashed', '=', true]] }}
+        kinds={['svc#group', 'svc#collection']}
         rowActions={(item) => <TrashActions item={item} />}
         emptyText="The trash is empty."
       />

@@ -68,14 +68,18 @@ export interface ContentsTableProps {
   rowActions?: (item: ContentItem) => ReactNode;
   emptyText?: string;
   label: string;
+  /** The kinds listed (default: all four). */
+  kinds?: string[];
 }
 
 /**
  * A project's contents (or any `groups.contents` scope): one page at a time, sorted by a column,
  * filtered by name and type. Only the page shown is fetched, counted by the server.
  */
-export function ContentsTable({ scope, rowActions, emptyText, label }: ContentsTableProps) {
-  const [view, setView] = useState<ContentsView>(DEFAULT_VIEW);
+export function ContentsTable(props: ContentsTableProps) {
+  const { scope, rowActions, emptyText, label } = props;
+  const scopeKinds = props.kinds ?? CONTENT_KINDS;
+  const [view, setView] = useState<ContentsView>({ ...DEFAULT_VIEW, scopeKinds });
   const [nameText, setNameText] = useState('');
   const [name] = useDebouncedValue(nameText, 250);
   const effective = { ...view, name, page: name === view.name ? view.page : 1 };
@@ -108,7 +112,7 @@ export function ContentsTable({ scope, rowActions, emptyText, label }: ContentsT
           w={260}
         />
         <Group gap="md" role="group" aria-label="Filter by type">
-          {CONTENT_KINDS.map((k) => (
+          {scopeKinds.map((k) => (
             <Checkbox
               key={k}
               label={KIND_LABELS[k]}
