@@ -1,8 +1,10 @@
 /**
  * Where the console keeps the signed-in token: the browser's localStorage (so a new tab is
- * signed in too), and a cookie for file access at `/c=` so that downloads, images and links to
- * files work without a token in their URL. The cookie is SameSite=Strict and limited to `/c=`,
- * whose answers are sandboxed by the gateway (their scripts cannot read it).
+ * signed in too), and the cookie that file access at `/c=` reads, so that downloads, images and
+ * links to files work without a token in their URL. The cookie is SameSite=Strict (no other site
+ * can make the browser send it); its path is `/` because a cookie path `/c=` does not match
+ * `/c=<id>/…` (cookie paths match whole segments). File answers are sandboxed by the gateway,
+ * so a file's scripts cannot read it.
  */
 const KEY = 'svc.console.token';
 const FILE_COOKIE = 'svc_api_token';
@@ -19,8 +21,8 @@ function setFileCookie(token: string | null): void {
   const secure = window.location.protocol === 'https:' ? '; Secure' : '';
   document.cookie =
     token === null
-      ? `${FILE_COOKIE}=; Path=/c=; Max-Age=0; SameSite=Strict${secure}`
-      : `${FILE_COOKIE}=${encodeURIComponent(token)}; Path=/c=; SameSite=Strict${secure}`;
+      ? `${FILE_COOKIE}=; Path=/; Max-Age=0; SameSite=Strict${secure}`
+      : `${FILE_COOKIE}=${encodeURIComponent(token)}; Path=/; SameSite=Strict${secure}`;
 }
 
 export function storeToken(token: string | null): void {
