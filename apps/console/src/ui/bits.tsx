@@ -81,6 +81,9 @@ const STATE_COLORS: Record<string, string> = {
   Locked: 'blue',
   Running: 'cyan',
   Complete: 'green',
+  Completed: 'green',
+  Cancelling: 'orange',
+  Draft: 'gray',
   Cancelled: 'orange',
   Failed: 'red',
 };
