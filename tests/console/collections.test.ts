@@ -107,9 +107,7 @@ describeInBrowser('the web console: collections and sharing', () => {
     await files().getByText('plot.png').click();
     const img = dialog().getByRole('img', { name: 'results/plot.png' });
     await img.waitFor();
-    await page.waitForFunction(
-      () => (document.querySelector('[role=dialog] img') as HTMLImageElement)?.naturalWidth === 1,
-    );
+    await page.waitForFunction("document.querySelector('[role=dialog] img')?.naturalWidth === 1");
     await page.keyboard.press('Escape');
     const download = page.waitForEvent('download');
     await rowAction('notes.txt', 'Download');

@@ -192,7 +192,7 @@ describeInBrowser('the web console: sign in, projects', () => {
 
   /** The token the console of this test signed in with. */
   const ownToken = async () =>
-    (await page.evaluate(() => window.localStorage.getItem('svc.console.token')))!;
+    (await page.evaluate<string>("localStorage.getItem('svc.console.token')"));
 
   it('signs in with a pasted token, ends an expired session with a message, signs out', async () => {
     const bob: TestUser = await makeUser(d.current);

@@ -64,12 +64,9 @@ export async function launchConsoleBrowser(): Promise<ConsoleBrowser> {
       page.setDefaultTimeout(15_000);
       const problems: PageProblems = { csp: [], errors: [] };
       await page.exposeFunction('__reportCsp', (text: string) => problems.csp.push(text));
-      await page.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (e) =>
-          (window as unknown as { __reportCsp(t: string): void }).__reportCsp(
-            `${e.violatedDirective} ${e.blockedURI}`,
-          ),
-        );
+      await page.addInitScript({
+        content: `document.addEventListener('securitypolicyviolation', (e) =>
+          window.__reportCsp(e.violatedDirective + ' ' + e.blockedURI));`,
       });
       page.on('pageerror', (err) => problems.errors.push(`pageerror: ${err.message}`));
       page.on('console', (m) => {
@@ -91,13 +88,7 @@ let axeSource: string | null = null;
 export async function axeViolations(page: Page): Promise<string[]> {
   axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   await page.evaluate(axeSource);
-  const result = (await page.evaluate(() =>
-    (
-      window as unknown as {
-        axe: { run(ctx: Document, opts: object): Promise<unknown> };
-      }
-    ).axe.run(document, { resultTypes: ['violations'] }),
-  )) as {
+  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
     violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
   };
   return result.violations
@@ -130,8 +121,8 @@ export async function checkScreen(page: Page, name: string): Promise<string[]> {
 
 /** Signs a context's console in with a token, as the pasted-token form would keep it. */
 export async function signInWithToken(context: BrowserContext, token: string): Promise<void> {
-  await context.addInitScript((t) => {
-    if (!window.localStorage.getItem('svc.console.token'))
-      window.localStorage.setItem('svc.console.token', t);
-  }, token);
+  await context.addInitScript({
+    content: `if (!localStorage.getItem('svc.console.token'))
+      localStorage.setItem('svc.console.token', ${JSON.stringify(token)});`,
+  });
 }

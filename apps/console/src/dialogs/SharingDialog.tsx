@@ -96,10 +96,22 @@ function AddPerson({ head, onError }: { head: string; onError: (m: string | null
 
 /** Who can read, write or manage an object; add and remove users and groups. */
 export function SharingDialog(props: { uuid: string; name: string; onClose: () => void }) {
+  return (
+    <Modal opened onClose={props.onClose} title={`Share “${props.name}”`} size="xl">
+      <SharingPanel uuid={props.uuid} title="Who has access" />
+    </Modal>
+  );
+}
+
+/**
+ * The permission links on an object, as people and levels: sharing a project or collection,
+ * or the members of a group (a member is a user with a link to the group).
+ */
+export function SharingPanel(props: { uuid: string; title: string }) {
   const { client } = useSession();
   const queries = useQueryClient();
   const links = usePermissions(props.uuid);
-  const tails = (links.data ?? []).map((l) => l.tail_uuid);
+  const tails = (links.data ?? []).map((l) => l.tail_uuid ?? '').filter(Boolean);
   const names = usePrincipalNames(tails);
   const [error, setError] = useState<string | null>(null);
   const change = (p: Promise<unknown>) =>
@@ -107,7 +119,6 @@ export function SharingDialog(props: { uuid: string; name: string; onClose: () =
       .then(() => queries.invalidateQueries({ queryKey: ['permissions', props.uuid] }))
       .catch((err) => setError(messageOf(err)));
   return (
-    <Modal opened onClose={props.onClose} title={`Share “${props.name}”`} size="xl">
       <Stack>
         <AddPerson head={props.uuid} onError={setError} />
         {error && (
@@ -116,12 +127,12 @@ export function SharingDialog(props: { uuid: string; name: string; onClose: () =
           </Alert>
         )}
         <Title order={2} size="h4">
-          Who has access
+          {props.title}
         </Title>
         {links.error ? (
           <ErrorBox error={links.error} />
         ) : (
-          <Table aria-label="Who has access">
+          <Table aria-label={props.title}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>User or group</Table.Th>
@@ -133,13 +144,14 @@ export function SharingDialog(props: { uuid: string; name: string; onClose: () =
             </Table.Thead>
             <Table.Tbody>
               {(links.data ?? []).map((l) => {
-                const name = names.data?.get(l.tail_uuid) ?? l.tail_uuid;
+                const tail = l.tail_uuid ?? '';
+                const name = names.data?.get(tail) ?? tail;
                 return (
                   <Table.Tr key={l.uuid}>
                     <Table.Td>
                       <Group gap="xs">
                         <Text size="sm">{name}</Text>
-                        <ClusterBadge uuid={l.tail_uuid} />
+                        <ClusterBadge uuid={tail} />
                       </Group>
                     </Table.Td>
                     <Table.Td>
@@ -173,8 +185,7 @@ export function SharingDialog(props: { uuid: string; name: string; onClose: () =
             </Table.Tbody>
           </Table>
         )}
-        {links.data?.length === 0 && <Text c="dimmed">Only its owner has access.</Text>}
+        {links.data?.length === 0 && <Text c="dimmed">Nobody yet.</Text>}
       </Stack>
-    </Modal>
   );
 }

@@ -46,8 +46,8 @@ function formFrom(cr: ContainerRequest | null, owner: string): RunForm {
   const rc = (cr.runtime_constraints ?? {}) as { vcpus?: number; ram?: number };
   return {
     name: cr.name ? `${cr.name} (again)` : '',
-    image: cr.container_image,
-    command: joinCommand(cr.command ?? []),
+    image: cr.container_image ?? '',
+    command: joinCommand((cr.command ?? []).map(String)),
     inputs: inputs.map((m) => m.uuid!),
     vcpus: rc.vcpus ?? 1,
     ramMiB: Math.round((rc.ram ?? 256 * MiB) / MiB),
