@@ -53,19 +53,23 @@ function send(req: Request, res: Response, file: ConsoleFile, cache: string): vo
   res.status(200).end(req.method === 'HEAD' ? undefined : body);
 }
 
+/** The API's and the operations' namespaces: an unknown path there is an unknown endpoint. */
+const NOT_CONSOLE = /^\/(svc|discovery|_[^/]*)(\/|$)/;
+
 const NOT_BUILT =
   '<!doctype html><title>svc console</title><p>The web console is not built. Run <code>pnpm build</code>, then reload.</p>';
 
 /**
  * The web console at the gateway's root: its files, and index.html for every other GET path
  * (the console's own routes), so a link to any console page works. Paths under /assets/ that
- * are not files answer 404: a stale page asking for an old script must not get HTML.
- * Other methods fall through (to the 404 after this).
+ * are not files answer 404: a stale page asking for an old script must not get HTML. Other
+ * methods, and paths in the API's namespaces (/svc/, /discovery/, /_…), fall through to the
+ * 404 "API endpoint not found" after this.
  */
 export function consoleHandler(dir = CONSOLE_DIR) {
   let files: Map<string, ConsoleFile> | null = null;
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_CONSOLE.test(req.path)) return next();
     files ??= readConsoleFiles(dir);
     if (!files) {
       res.status(503).set(HEADERS).type('html').set('Cache-Control', 'no-store').end(NOT_BUILT);
