@@ -42,10 +42,14 @@ if (upToDate) {
   process.exit(0);
 }
 
-const vite = spawnSync('pnpm', ['--filter', '@svc/console', 'exec', 'vite', 'build', '--logLevel', 'warn'], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const vite = spawnSync(
+  'pnpm',
+  ['--filter', '@svc/console', 'exec', 'vite', 'build', '--logLevel', 'warn'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 if (vite.status !== 0) process.exit(vite.status ?? 1);
 
 for (const file of files(dist)) {

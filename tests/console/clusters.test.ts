@@ -112,7 +112,10 @@ describeInBrowser('the web console: clusters, search, groups, admin', () => {
   });
 
   it('creates a role group and manages its members', async () => {
-    const carol = await federatedUser(f.current, 'home1', { first_name: 'Carol', last_name: 'Lab' });
+    const carol = await federatedUser(f.current, 'home1', {
+      first_name: 'Carol',
+      last_name: 'Lab',
+    });
     await page.getByRole('link', { name: 'Groups' }).click();
     await page.getByRole('button', { name: 'New group' }).click();
     await dialog().getByLabel('Name').fill('Sequencing lab');
@@ -126,7 +129,10 @@ describeInBrowser('the web console: clusters, search, groups, admin', () => {
     await members.getByText('Carol Lab').waitFor();
     expect(await checkScreen(page, 'group')).toEqual([]);
     const asCarol = await alice.at('home1').api.links.list({
-      filters: [['head_uuid', '=', role], ['tail_uuid', '=', carol.uuid]],
+      filters: [
+        ['head_uuid', '=', role],
+        ['tail_uuid', '=', carol.uuid],
+      ],
     });
     expect(asCarol.items.map((l) => l.name)).toEqual(['can_read']);
     await members.getByRole('button', { name: 'Remove Carol Lab' }).click();

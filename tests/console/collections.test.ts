@@ -129,7 +129,9 @@ describeInBrowser('the web console: collections and sharing', () => {
     await files().getByText('README.txt').waitFor({ state: 'detached' });
     const manifest = (await owner.client.api.collections.get({ uuid: collection })).manifest_text;
     expect(manifest).not.toMatch(/notes\.txt|README\.txt/);
-    expect(manifest).toMatch(/\.\/results\/run1 .*data\.csv.*plot\.png|\.\/results\/run1 .*plot\.png/);
+    expect(manifest).toMatch(
+      /\.\/results\/run1 .*data\.csv.*plot\.png|\.\/results\/run1 .*plot\.png/,
+    );
   });
 
   it('resumes an upload that failed part-way, sending only what is left', async () => {
@@ -158,7 +160,8 @@ describeInBrowser('the web console: collections and sharing', () => {
     // the refused PUT, which the browser reports on its console
     expect(problems.errors.splice(0)).toEqual([expect.stringMatching(/status of 503/)]);
     expect(puts.filter((p) => p === 'c.txt')).toHaveLength(2);
-    for (const n of ['a.txt', 'b.txt', 'd.txt']) expect(puts.filter((p) => p === n)).toHaveLength(1);
+    for (const n of ['a.txt', 'b.txt', 'd.txt'])
+      expect(puts.filter((p) => p === n)).toHaveLength(1);
     await files().getByText('batch/').click();
     await files().getByText('d.txt').waitFor();
     expect(await fileNames()).toEqual(names);
@@ -178,7 +181,10 @@ describeInBrowser('the web console: collections and sharing', () => {
     expect(await checkScreen(page, 'sharing')).toEqual([]);
     await page.keyboard.press('Escape');
     const links = await owner.client.api.links.list({
-      filters: [['head_uuid', '=', collection], ['link_class', '=', 'permission']],
+      filters: [
+        ['head_uuid', '=', collection],
+        ['link_class', '=', 'permission'],
+      ],
     });
     expect(links.items.map((l) => [l.tail_uuid, l.name])).toEqual([[reader.uuid, 'can_write']]);
 

@@ -93,9 +93,14 @@ describeInBrowser('the web console: processes', () => {
     expect(await page.getByLabel('Name').inputValue()).toBe('greeting (again)');
     await page.getByLabel('Command').fill("sh -c 'echo waiting; sleep 120'");
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await page.waitForURL((url) => !url.pathname.endsWith(first) && url.pathname.startsWith('/processes/'));
+    await page.waitForURL(
+      (url) => !url.pathname.endsWith(first) && url.pathname.startsWith('/processes/'),
+    );
     const second = /processes\/([a-z0-9-]+)/.exec(page.url())![1]!;
-    await page.getByTestId('log-stdout').getByText(/waiting/).waitFor({ timeout: 45_000 });
+    await page
+      .getByTestId('log-stdout')
+      .getByText(/waiting/)
+      .waitFor({ timeout: 45_000 });
     await page.getByRole('button', { name: 'Cancel' }).click();
     await status().getByText('Cancelled').waitFor({ timeout: 45_000 });
     const cr = await until('cancelled request Final', async () => {

@@ -3,7 +3,7 @@
  * pasted token, an expired token), the API token dialog, and projects (create, rename,
  * describe, properties, move, freeze, trash and restore, paging, sorting and filters).
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { useDeployment } from '../harness/deployment';
 import {
   checkScreen,
@@ -31,12 +31,11 @@ describeInBrowser('the web console: sign in, projects', () => {
     },
   });
   let b: ConsoleBrowser;
-  let context: BrowserContext;
   let page: Page;
   let problems: PageProblems;
   beforeAll(async () => {
     b = await launchConsoleBrowser();
-    ({ context, page, problems } = await b.open(d.current.url));
+    ({ page, problems } = await b.open(d.current.url));
   });
   afterAll(async () => {
     await b?.close();
@@ -192,7 +191,7 @@ describeInBrowser('the web console: sign in, projects', () => {
 
   /** The token the console of this test signed in with. */
   const ownToken = async () =>
-    (await page.evaluate<string>("localStorage.getItem('svc.console.token')"));
+    await page.evaluate<string>("localStorage.getItem('svc.console.token')");
 
   it('signs in with a pasted token, ends an expired session with a message, signs out', async () => {
     const bob: TestUser = await makeUser(d.current);

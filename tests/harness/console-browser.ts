@@ -45,7 +45,8 @@ export interface ConsoleBrowser {
 }
 
 /** Expected console errors: the failed requests a test provokes on purpose (401, 404). */
-const EXPECTED_CONSOLE = /Failed to load resource: the server responded with a status of (401|404|422|403)/;
+const EXPECTED_CONSOLE =
+  /Failed to load resource: the server responded with a status of (401|404|422|403)/;
 
 export async function launchConsoleBrowser(): Promise<ConsoleBrowser> {
   if (!existsSync(join(CONSOLE_DIR, 'index.html')))

@@ -100,7 +100,6 @@ describe('the web console at the root URL', () => {
     ]);
   });
 
-
   it('keeps the first load of the console within 300 KB of compressed JavaScript', () => {
     const assets = join(CONSOLE_DIR, 'assets');
     const first = [...index.matchAll(/(?:src|href)="\/assets\/([^"]+\.js)"/g)].map((m) => m[1]!);

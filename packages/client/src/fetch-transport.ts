@@ -4,7 +4,9 @@ import type { Exchange, Reply, Transport } from './exchange';
  * The client's requests over the platform's `fetch` (browsers, Deno, Node's own fetch). Same-origin
  * requests need no CORS; the gateway answers CORS for the others (requests-and-errors §6).
  */
-export function fetchTransport(fetchFn: typeof fetch = globalThis.fetch.bind(globalThis)): Transport {
+export function fetchTransport(
+  fetchFn: typeof fetch = globalThis.fetch.bind(globalThis),
+): Transport {
   return {
     async send(x: Exchange): Promise<Reply> {
       const res = await fetchFn(x.url, {

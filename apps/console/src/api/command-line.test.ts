@@ -5,7 +5,7 @@ describe('the run form command line', () => {
     ['echo hi', ['echo', 'hi']],
     ["sh -c 'echo hi > /out/x; sleep 1'", ['sh', '-c', 'echo hi > /out/x; sleep 1']],
     ['a "b \\"c\\" d" e\\ f', ['a', 'b "c" d', 'e f']],
-    ["  spaced   out  ", ['spaced', 'out']],
+    ['  spaced   out  ', ['spaced', 'out']],
     ["empty '' arg", ['empty', '', 'arg']],
   ])('splits %s', (line, args) => {
     expect(splitCommand(line)).toEqual(args);

@@ -3,7 +3,12 @@ import { attributeOf, resourceByKind } from '@svc/contract';
 import { useSession } from './session';
 import type { ContentItem } from './types';
 
-export const CONTENT_KINDS = ['svc#group', 'svc#containerRequest', 'svc#workflow', 'svc#collection'];
+export const CONTENT_KINDS = [
+  'svc#group',
+  'svc#containerRequest',
+  'svc#workflow',
+  'svc#collection',
+];
 
 export type SortKey = 'name' | 'modified_at' | 'created_at';
 
@@ -48,7 +53,6 @@ const ROW_SELECT = [
   'delete_at',
   'container_uuid',
 ];
-
 
 /** Row attributes that at least one listed type has (a name no type has is a 422). */
 function rowSelect(kinds: string[]): string[] {

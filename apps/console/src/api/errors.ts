@@ -8,8 +8,6 @@ export function messageOf(err: unknown): string {
 }
 
 /** A call refused because the token is unknown, expired or revoked. */
-export const isSignedOut = (err: unknown): boolean =>
-  err instanceof ApiError && err.status === 401;
+export const isSignedOut = (err: unknown): boolean => err instanceof ApiError && err.status === 401;
 
-export const isNotFound = (err: unknown): boolean =>
-  err instanceof ApiError && err.status === 404;
+export const isNotFound = (err: unknown): boolean => err instanceof ApiError && err.status === 404;

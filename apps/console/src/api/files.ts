@@ -33,7 +33,12 @@ export class FileError extends Error {
   }
 }
 
-async function call(token: string, method: string, url: string, headers: Record<string, string> = {}) {
+async function call(
+  token: string,
+  method: string,
+  url: string,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(url, {
     method,
     headers: { authorization: `Bearer ${token}`, ...headers },

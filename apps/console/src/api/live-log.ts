@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { fileUrl } from './files';
 import type { Container, ContainerRequest } from './types';
@@ -34,7 +34,10 @@ async function readLog(token: string, collection: string): Promise<LogText> {
  * place that knows how: moving to the event stream's live log lines (`subscribe()` of
  * @svc/client) changes this function only; its callers get the same `LogText`.
  */
-export function useLiveLog(cr: ContainerRequest | undefined, container: Container | null | undefined) {
+export function useLiveLog(
+  cr: ContainerRequest | undefined,
+  container: Container | null | undefined,
+) {
   const { token } = useSession();
   const last = useRef<LogText>(EMPTY);
   const source = cr?.state === 'Final' ? (cr.log_uuid ?? container?.log) : container?.log;
@@ -46,11 +49,14 @@ export function useLiveLog(cr: ContainerRequest | undefined, container: Containe
       const text = await readLog(token!, source!);
       // a save between reads never shows fewer lines than were already on the screen
       for (const name of LOG_FILES)
-        if (text[name].length < last.current[name].length && running) text[name] = last.current[name];
+        if (text[name].length < last.current[name].length && running)
+          text[name] = last.current[name];
       last.current = text;
       return text;
     },
     refetchInterval: running ? POLL_MS : false,
+    // each save of the log is a new collection: keep showing the last text while reading it
+    placeholderData: keepPreviousData,
   });
-  return { log: query.data ?? last.current, following: running, error: query.error };
+  return { log: query.data ?? EMPTY, following: running, error: query.error };
 }

@@ -5,7 +5,8 @@ import type { Container, ContainerRequest } from './types';
 /** What a person wants to know of a process: its request's state read with its container's. */
 export function processStatus(cr: ContainerRequest, c: Container | null | undefined): string {
   if (cr.state === 'Uncommitted') return 'Draft';
-  if (cr.state === 'Committed' && cr.priority === 0) return c?.state === 'Running' ? 'Cancelling' : 'Cancelled';
+  if (cr.state === 'Committed' && cr.priority === 0)
+    return c?.state === 'Running' ? 'Cancelling' : 'Cancelled';
   if (!c) return cr.state === 'Final' ? 'Cancelled' : 'Queued';
   if (c.state === 'Complete') return c.exit_code === 0 ? 'Completed' : 'Failed';
   return c.state; // Queued, Locked, Running, Cancelled
@@ -61,8 +62,12 @@ export function useProcessList(page: number, pageSize: number) {
       const containers =
         ids.length === 0
           ? []
-          : (await client.api.containers.list({ filters: [['uuid', 'in', ids]], limit: ids.length }))
-              .items;
+          : (
+              await client.api.containers.list({
+                filters: [['uuid', 'in', ids]],
+                limit: ids.length,
+              })
+            ).items;
       const byUuid = new Map(containers.map((c) => [c.uuid, c as Container]));
       return {
         total: list.items_available ?? 0,

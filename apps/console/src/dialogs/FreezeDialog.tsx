@@ -22,11 +22,7 @@ export function FreezeDialog(props: {
     ...(api.FreezeProjectRequiresProperties ?? []).map((k) => `a value for the property “${k}”`),
   ];
   return (
-    <Modal
-      opened
-      onClose={props.onClose}
-      title={frozen ? 'Unfreeze project' : 'Freeze project'}
-    >
+    <Modal opened onClose={props.onClose} title={frozen ? 'Unfreeze project' : 'Freeze project'}>
       <Stack>
         {frozen ? (
           <Text>
@@ -36,8 +32,8 @@ export function FreezeDialog(props: {
         ) : (
           <>
             <Text>
-              A frozen project and everything in it can no longer change, move or be trashed
-              until it is unfrozen.
+              A frozen project and everything in it can no longer change, move or be trashed until
+              it is unfrozen.
             </Text>
             {needs.length > 0 && (
               <>

@@ -31,7 +31,8 @@ export interface ActionTarget {
   frozen_by_uuid?: string | null;
 }
 
-type Dialog = 'rename' | 'describe' | 'properties' | 'move' | 'share' | 'freeze' | 'trash' | 'delete';
+type Dialog =
+  'rename' | 'describe' | 'properties' | 'move' | 'share' | 'freeze' | 'trash' | 'delete';
 
 /**
  * What can be done to an object: rename, describe, properties, move, share, freeze, trash or
@@ -80,7 +81,8 @@ export function ObjectActions({
         </Menu.Target>
         <Menu.Dropdown>
           {item('rename', 'Rename', <IconEdit size={16} aria-hidden />)}
-          {!compact && item('describe', 'Edit description', <IconTextCaption size={16} aria-hidden />)}
+          {!compact &&
+            item('describe', 'Edit description', <IconTextCaption size={16} aria-hidden />)}
           {!compact && item('properties', 'Edit properties', <IconTag size={16} aria-hidden />)}
           {item('move', 'Move to…', <IconArrowsMove size={16} aria-hidden />)}
           {shareable && item('share', 'Share…', <IconShare size={16} aria-hidden />)}

@@ -119,73 +119,71 @@ export function SharingPanel(props: { uuid: string; title: string }) {
       .then(() => queries.invalidateQueries({ queryKey: ['permissions', props.uuid] }))
       .catch((err) => setError(messageOf(err)));
   return (
-      <Stack>
-        <AddPerson head={props.uuid} onError={setError} />
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Title order={2} size="h4">
-          {props.title}
-        </Title>
-        {links.error ? (
-          <ErrorBox error={links.error} />
-        ) : (
-          <Table aria-label={props.title}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>User or group</Table.Th>
-                <Table.Th>Access</Table.Th>
-                <Table.Th>
-                  <span className="visually-hidden">Remove</span>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {(links.data ?? []).map((l) => {
-                const tail = l.tail_uuid ?? '';
-                const name = names.data?.get(tail) ?? tail;
-                return (
-                  <Table.Tr key={l.uuid}>
-                    <Table.Td>
-                      <Group gap="xs">
-                        <Text size="sm">{name}</Text>
-                        <ClusterBadge uuid={tail} />
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <Select
-                        aria-label={`Access of ${name}`}
-                        data={levelOptions}
-                        value={l.name}
-                        allowDeselect={false}
-                        onChange={(v) =>
-                          v &&
-                          change(
-                            client.api.links.update({ uuid: l.uuid, attributes: { name: v } }),
-                          )
-                        }
-                        w={150}
-                      />
-                    </Table.Td>
-                    <Table.Td>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Remove ${name}`}
-                        onClick={() => change(client.api.links.delete({ uuid: l.uuid }))}
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        )}
-        {links.data?.length === 0 && <Text c="dimmed">Nobody yet.</Text>}
-      </Stack>
+    <Stack>
+      <AddPerson head={props.uuid} onError={setError} />
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      <Title order={2} size="h4">
+        {props.title}
+      </Title>
+      {links.error ? (
+        <ErrorBox error={links.error} />
+      ) : (
+        <Table aria-label={props.title}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>User or group</Table.Th>
+              <Table.Th>Access</Table.Th>
+              <Table.Th>
+                <span className="visually-hidden">Remove</span>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(links.data ?? []).map((l) => {
+              const tail = l.tail_uuid ?? '';
+              const name = names.data?.get(tail) ?? tail;
+              return (
+                <Table.Tr key={l.uuid}>
+                  <Table.Td>
+                    <Group gap="xs">
+                      <Text size="sm">{name}</Text>
+                      <ClusterBadge uuid={tail} />
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Select
+                      aria-label={`Access of ${name}`}
+                      data={levelOptions}
+                      value={l.name}
+                      allowDeselect={false}
+                      onChange={(v) =>
+                        v &&
+                        change(client.api.links.update({ uuid: l.uuid, attributes: { name: v } }))
+                      }
+                      w={150}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Remove ${name}`}
+                      onClick={() => change(client.api.links.delete({ uuid: l.uuid }))}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      )}
+      {links.data?.length === 0 && <Text c="dimmed">Nobody yet.</Text>}
+    </Stack>
   );
 }

@@ -17,8 +17,8 @@ export function TokenDialog({ opened, onClose }: { opened: boolean; onClose: () 
     <Modal opened={opened} onClose={onClose} title="API token" size="lg">
       <Stack>
         <Text size="sm">
-          Paste these lines into a shell to use the command line (<Code>svc</Code>) or the
-          client libraries as yourself:
+          Paste these lines into a shell to use the command line (<Code>svc</Code>) or the client
+          libraries as yourself:
         </Text>
         <Code
           block

@@ -29,7 +29,11 @@ export default function ClusterPage() {
       ]);
       return [
         ...projects.items.map((p) => ({ ...p, kind: 'svc#group', path: `/projects/${p.uuid}` })),
-        ...collections.items.map((c) => ({ ...c, kind: 'svc#collection', path: `/collections/${c.uuid}` })),
+        ...collections.items.map((c) => ({
+          ...c,
+          kind: 'svc#collection',
+          path: `/collections/${c.uuid}`,
+        })),
       ];
     },
   });

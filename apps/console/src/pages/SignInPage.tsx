@@ -51,12 +51,7 @@ function PasswordForm({ onToken }: { onToken: (t: string) => void }) {
     >
       <Stack>
         <TextInput name="username" label="Username or email" autoComplete="username" required />
-        <PasswordInput
-          name="password"
-          label="Password"
-          autoComplete="current-password"
-          required
-        />
+        <PasswordInput name="password" label="Password" autoComplete="current-password" required />
         {error && (
           <Alert color="red" role="alert">
             {error}
@@ -81,9 +76,9 @@ function OidcButton() {
       </Button>
       {!trusted && (
         <Alert color="yellow" title="Sign-in cannot return here">
-          This cluster does not list {origin} in Login.TrustedClients, so the identity
-          provider cannot send you back to the console. Ask an administrator to add it, or
-          paste a token below.
+          This cluster does not list {origin} in Login.TrustedClients, so the identity provider
+          cannot send you back to the console. Ask an administrator to add it, or paste a token
+          below.
         </Alert>
       )}
     </Stack>

@@ -14,17 +14,15 @@ import { RETURN_KEY } from './SignInPage';
 export default function TokenLanding() {
   const { signIn } = useSession();
   const navigate = useNavigate();
-  const [error, setError] = useState<unknown>(null);
+  const [token] = useState(() => new URLSearchParams(window.location.search).get('api_token'));
+  const [error, setError] = useState<unknown>(() =>
+    token ? null : new Error('The sign-in did not send a token back.'),
+  );
   const started = useRef(false);
   useEffect(() => {
-    if (started.current) return;
-    started.current = true;
-    const token = new URLSearchParams(window.location.search).get('api_token');
     window.history.replaceState(null, '', '/token');
-    if (!token) {
-      setError(new Error('The sign-in did not send a token back.'));
-      return;
-    }
+    if (started.current || !token) return;
+    started.current = true;
     checkToken(token)
       .then(() => {
         signIn(token);
@@ -33,7 +31,7 @@ export default function TokenLanding() {
         navigate(to, { replace: true });
       })
       .catch((err) => setError(new Error(`Sign-in failed: ${messageOf(err)}`)));
-  }, [signIn, navigate]);
+  }, [token, signIn, navigate]);
   return (
     <Center mih="100vh">
       {error ? (

@@ -50,8 +50,8 @@ export default function TrashPage() {
       <Stack gap={4}>
         <Title order={1}>Trash</Title>
         <Text size="sm" c="dimmed">
-          Trashed projects and collections stay here until their deletion time, and can be
-          restored until then.
+          Trashed projects and collections stay here until their deletion time, and can be restored
+          until then.
         </Text>
       </Stack>
       <ContentsTable

@@ -11,9 +11,7 @@ export function ErrorBox({ error, title }: { error: unknown; title?: string }) {
       title={title ?? (isNotFound(error) ? 'Not found' : 'Something went wrong')}
       role="alert"
     >
-      {isNotFound(error)
-        ? 'This object does not exist, or you cannot read it.'
-        : messageOf(error)}
+      {isNotFound(error) ? 'This object does not exist, or you cannot read it.' : messageOf(error)}
     </Alert>
   );
 }

@@ -69,15 +69,15 @@ const NOT_BUILT =
 export function consoleHandler(dir = CONSOLE_DIR) {
   let files: Map<string, ConsoleFile> | null = null;
   return (req: Request, res: Response, next: NextFunction): void => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_CONSOLE.test(req.path)) return next();
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_CONSOLE.test(req.path))
+      return next();
     files ??= readConsoleFiles(dir);
     if (!files) {
       res.status(503).set(HEADERS).type('html').set('Cache-Control', 'no-store').end(NOT_BUILT);
       return;
     }
     const file = files.get(req.path);
-    if (file)
-      return send(req, res, file, req.path.startsWith('/assets/') ? IMMUTABLE : REVALIDATE);
+    if (file) return send(req, res, file, req.path.startsWith('/assets/') ? IMMUTABLE : REVALIDATE);
     if (req.path.startsWith('/assets/')) {
       res.status(404).set(HEADERS).type('text').set('Cache-Control', 'no-store').end('not found');
       return;

@@ -77,11 +77,20 @@ export default function UsersPage() {
               <Table.Td>
                 {u.uuid !== me.uuid &&
                   (u.is_active ? (
-                    <Button size="xs" variant="default" onClick={() => act(u, false)} aria-label={`Deactivate ${userLabel(u)}`}>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => act(u, false)}
+                      aria-label={`Deactivate ${userLabel(u)}`}
+                    >
                       Deactivate
                     </Button>
                   ) : (
-                    <Button size="xs" onClick={() => act(u, true)} aria-label={`Activate ${userLabel(u)}`}>
+                    <Button
+                      size="xs"
+                      onClick={() => act(u, true)}
+                      aria-label={`Activate ${userLabel(u)}`}
+                    >
                       Activate
                     </Button>
                   ))}

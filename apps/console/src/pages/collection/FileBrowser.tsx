@@ -14,7 +14,15 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconDots, IconDownload, IconFile, IconFolder, IconFolderPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { fileUrl, joinPath, listDir, makeDir, movePath, removePath, type DirEntry } from '../../api/files';
+import {
+  fileUrl,
+  joinPath,
+  listDir,
+  makeDir,
+  movePath,
+  removePath,
+  type DirEntry,
+} from '../../api/files';
 import { messageOf } from '../../api/errors';
 import { formatBytes } from '../../ui/bits';
 import { ConfirmDialog } from '../../dialogs/ConfirmDialog';
@@ -45,9 +53,10 @@ export function FileBrowser(props: {
     queryKey: ['files', id, dir],
     queryFn: () => listDir(token, id, dir),
   });
-  const refresh = () => queries.invalidateQueries({ queryKey: ['files', id] }).then(() =>
-    queries.invalidateQueries({ queryKey: ['object', id] }),
-  );
+  const refresh = () =>
+    queries
+      .invalidateQueries({ queryKey: ['files', id] })
+      .then(() => queries.invalidateQueries({ queryKey: ['object', id] }));
   const close = () => setPending(null);
   const parts = dir.split('/').filter(Boolean);
   const entries = [...(listing.data ?? [])].sort((a, b) =>
@@ -129,7 +138,10 @@ export function FileBrowser(props: {
                         <IconFile size={18} aria-hidden />
                       )}
                       {e.type === 'directory' ? (
-                        <UnstyledButton onClick={() => props.onDir(path)} c="var(--mantine-color-anchor)">
+                        <UnstyledButton
+                          onClick={() => props.onDir(path)}
+                          c="var(--mantine-color-anchor)"
+                        >
                           {e.name}/
                         </UnstyledButton>
                       ) : canView(e.name) ? (
@@ -154,17 +166,26 @@ export function FileBrowser(props: {
                       </Menu.Target>
                       <Menu.Dropdown>
                         {e.type === 'file' && (
-                          <Menu.Item component="a" href={`${fileUrl(id, path)}?disposition=attachment`} download>
+                          <Menu.Item
+                            component="a"
+                            href={`${fileUrl(id, path)}?disposition=attachment`}
+                            download
+                          >
                             Download
                           </Menu.Item>
                         )}
                         {props.writable && (
                           <>
-                            <Menu.Item onClick={() => setPending({ kind: 'rename', entry: e })}>Rename</Menu.Item>
+                            <Menu.Item onClick={() => setPending({ kind: 'rename', entry: e })}>
+                              Rename
+                            </Menu.Item>
                             <Menu.Item onClick={() => setPending({ kind: 'move', entry: e })}>
                               Move to folder…
                             </Menu.Item>
-                            <Menu.Item color="red" onClick={() => setPending({ kind: 'delete', entry: e })}>
+                            <Menu.Item
+                              color="red"
+                              onClick={() => setPending({ kind: 'delete', entry: e })}
+                            >
                               Delete
                             </Menu.Item>
                           </>
@@ -211,7 +232,12 @@ export function FileBrowser(props: {
           initial={{ name: dir }}
           onSubmit={(v) =>
             run(
-              movePath(token, id, joinPath(dir, pending.entry.name), joinPath(v.name, pending.entry.name)),
+              movePath(
+                token,
+                id,
+                joinPath(dir, pending.entry.name),
+                joinPath(v.name, pending.entry.name),
+              ),
             )
           }
           onClose={close}

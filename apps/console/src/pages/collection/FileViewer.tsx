@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { fileUrl, readText } from '../../api/files';
 
 const IMAGE = /\.(png|jpe?g|gif|webp|svg|bmp)$/i;
-const TEXT = /\.(txt|log|md|csv|tsv|json|ya?ml|xml|html?|py|r|sh|js|ts|c|h|cpp|fa|fasta|fq|fastq|sam|vcf|bed|gff|cwl|toml|ini|cfg)$/i;
+const TEXT =
+  /\.(txt|log|md|csv|tsv|json|ya?ml|xml|html?|py|r|sh|js|ts|c|h|cpp|fa|fasta|fq|fastq|sam|vcf|bed|gff|cwl|toml|ini|cfg)$/i;
 const TEXT_LIMIT = 256 * 1024;
 
 export const canView = (name: string): boolean => IMAGE.test(name) || TEXT.test(name);
@@ -29,7 +30,12 @@ export function FileViewer(props: {
       {image ? (
         <Image src={fileUrl(props.collection, props.path)} alt={props.path} fit="contain" />
       ) : text.data !== undefined ? (
-        <Code block tabIndex={0} style={{ maxHeight: '70vh', overflow: 'auto' }} data-testid="file-text">
+        <Code
+          block
+          tabIndex={0}
+          style={{ maxHeight: '70vh', overflow: 'auto' }}
+          data-testid="file-text"
+        >
           {text.data}
         </Code>
       ) : text.error ? (

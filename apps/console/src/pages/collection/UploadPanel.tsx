@@ -1,3 +1,4 @@
+import '@mantine/dropzone/styles.css';
 import { Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconFolderUp, IconUpload } from '@tabler/icons-react';

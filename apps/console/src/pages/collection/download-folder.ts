@@ -9,7 +9,9 @@ export async function downloadFolder(token: string, id: string, dir: string, nam
   const files = await walkFiles(token, id, dir);
   async function* entries() {
     for (const f of files) {
-      const res = await fetch(fileUrl(id, f.path), { headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(fileUrl(id, f.path), {
+        headers: { authorization: `Bearer ${token}` },
+      });
       if (!res.ok) throw new Error(`${f.path}: HTTP ${res.status}`);
       yield { name: dir ? f.path.slice(dir.length + 1) : f.path, input: res };
     }

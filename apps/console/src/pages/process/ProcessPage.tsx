@@ -2,6 +2,7 @@ import { Button, Card, Code, Group, Stack, Table, Text, Title } from '@mantine/c
 import { notifications } from '@mantine/notifications';
 import { IconPlayerStop, IconRepeat } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
+import { joinCommand } from '../../api/command-line';
 import { messageOf } from '../../api/errors';
 import { pathOf } from '../../api/ids';
 import { useUpdate } from '../../api/objects';
@@ -22,7 +23,7 @@ function duration(from?: string | null, to?: string | null): string {
 function Facts({ cr, c }: { cr: ContainerRequest; c: Container | null }) {
   const rc = (cr.runtime_constraints ?? {}) as { vcpus?: number; ram?: number };
   const rows: [string, React.ReactNode][] = [
-    ['Command', <Code key="c">{(cr.command ?? []).join(' ')}</Code>],
+    ['Command', <Code key="c">{joinCommand((cr.command ?? []).map(String))}</Code>],
     ['Image', <Code key="i">{cr.container_image}</Code>],
     ['Working directory', cr.cwd],
     ['Resources', `${rc.vcpus ?? '—'} CPU, ${formatBytes(rc.ram)} RAM`],
@@ -66,7 +67,13 @@ function Mounts({ cr }: { cr: ContainerRequest }) {
               </Table.Td>
               <Table.Td>{String(m['kind'])}</Table.Td>
               <Table.Td>
-                {id ? <Link to={pathOf(id) ?? '#'}>{id}</Link> : m['capacity'] ? formatBytes(m['capacity'] as number) : ''}
+                {id ? (
+                  <Link to={pathOf(id) ?? '#'}>{id}</Link>
+                ) : m['capacity'] ? (
+                  formatBytes(m['capacity'] as number)
+                ) : (
+                  ''
+                )}
               </Table.Td>
             </Table.Tr>
           );
@@ -123,7 +130,12 @@ export default function ProcessPage() {
         </Stack>
         <Group>
           {cancellable && (
-            <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} aria-hidden />} onClick={cancel}>
+            <Button
+              color="red"
+              variant="light"
+              leftSection={<IconPlayerStop size={16} aria-hidden />}
+              onClick={cancel}
+            >
               Cancel
             </Button>
           )}
@@ -142,7 +154,11 @@ export default function ProcessPage() {
       <Group gap="xl">
         <Text size="sm">
           Output:{' '}
-          {cr.output_uuid ? <Link to={`/collections/${cr.output_uuid}`}>output collection</Link> : 'not yet'}
+          {cr.output_uuid ? (
+            <Link to={`/collections/${cr.output_uuid}`}>output collection</Link>
+          ) : (
+            'not yet'
+          )}
         </Text>
         <Text size="sm">
           Log:{' '}

@@ -14,7 +14,13 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconSearch } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { CONTENT_KINDS, DEFAULT_VIEW, useContents, type ContentsView, type SortKey } from '../../api/contents';
+import {
+  CONTENT_KINDS,
+  DEFAULT_VIEW,
+  useContents,
+  type ContentsView,
+  type SortKey,
+} from '../../api/contents';
 import { pathOf } from '../../api/ids';
 import type { ContentItem } from '../../api/types';
 import { ClusterBadge, formatBytes, ObjectIcon, StateBadge, Time } from '../../ui/bits';

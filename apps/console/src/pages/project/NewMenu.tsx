@@ -29,10 +29,16 @@ export function NewMenu({ owner }: { owner: string }) {
           <Button leftSection={<IconPlus size={16} aria-hidden />}>New</Button>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Item leftSection={<IconFolderPlus size={16} aria-hidden />} onClick={() => setOpen('project')}>
+          <Menu.Item
+            leftSection={<IconFolderPlus size={16} aria-hidden />}
+            onClick={() => setOpen('project')}
+          >
             Project
           </Menu.Item>
-          <Menu.Item leftSection={<IconFiles size={16} aria-hidden />} onClick={() => setOpen('collection')}>
+          <Menu.Item
+            leftSection={<IconFiles size={16} aria-hidden />}
+            onClick={() => setOpen('collection')}
+          >
             Collection
           </Menu.Item>
           <Menu.Item

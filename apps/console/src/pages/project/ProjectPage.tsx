@@ -52,18 +52,22 @@ function ProjectHeader({ project }: { project: Project }) {
   );
 }
 
-/** A project (or a user's home): header, actions, and its contents. */
+/**
+ * A project (or a user's home): header, actions, and its contents. The contents are asked for
+ * at once, beside the project itself: the first page of a large project shows after one round
+ * trip.
+ */
 export default function ProjectPage() {
   const { uuid } = useParams() as { uuid: string };
   const object = useObject<Project | User>(uuid);
   if (object.error) return <ErrorBox error={object.error} />;
-  if (!object.data) return null;
   const isUser = typeOfUuid(uuid) === 'users';
-  const group = object.data as Project;
-  if (!isUser && group.group_class === 'role') return <Navigate to={`/groups/${uuid}`} replace />;
+  const group = object.data as Project | undefined;
+  if (!isUser && group?.group_class === 'role') return <Navigate to={`/groups/${uuid}`} replace />;
   return (
     <Stack>
-      {isUser ? <HomeHeader owner={object.data as User} /> : <ProjectHeader project={group} />}
+      {object.data &&
+        (isUser ? <HomeHeader owner={object.data as User} /> : <ProjectHeader project={group!} />)}
       <ContentsTable
         key={uuid}
         label="Contents"

@@ -39,10 +39,21 @@ const OUTPUT_MOUNT = { '/out': { kind: 'tmp', capacity: 1024 * MiB } };
 /** A form pre-filled from a request (run again), or empty. */
 function formFrom(cr: ContainerRequest | null, owner: string): RunForm {
   if (!cr)
-    return { name: '', image: '', command: '', inputs: [], vcpus: 1, ramMiB: 256, owner, otherMounts: OUTPUT_MOUNT };
+    return {
+      name: '',
+      image: '',
+      command: '',
+      inputs: [],
+      vcpus: 1,
+      ramMiB: 256,
+      owner,
+      otherMounts: OUTPUT_MOUNT,
+    };
   const mounts = (cr.mounts ?? {}) as Record<string, { kind?: string; uuid?: string }>;
   const inputs = Object.values(mounts).filter((m) => m.kind === 'collection' && m.uuid);
-  const other = Object.fromEntries(Object.entries(mounts).filter(([, m]) => !(m.kind === 'collection' && m.uuid)));
+  const other = Object.fromEntries(
+    Object.entries(mounts).filter(([, m]) => !(m.kind === 'collection' && m.uuid)),
+  );
   const rc = (cr.runtime_constraints ?? {}) as { vcpus?: number; ram?: number };
   return {
     name: cr.name ? `${cr.name} (again)` : '',
@@ -60,7 +71,11 @@ function formFrom(cr: ContainerRequest | null, owner: string): RunForm {
 const inputPath = (name: string, uuid: string) =>
   `/inputs/${(name || uuid).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_')}`;
 
-function InputPicker(props: { value: string[]; onChange: (v: string[]) => void; names: Map<string, string> }) {
+function InputPicker(props: {
+  value: string[];
+  onChange: (v: string[]) => void;
+  names: Map<string, string>;
+}) {
   const { client } = useSignedIn();
   const [search, setSearch] = useState('');
   const [term] = useDebouncedValue(search, 250);
@@ -77,10 +92,12 @@ function InputPicker(props: { value: string[]; onChange: (v: string[]) => void; 
       ).items,
   });
   for (const c of found.data ?? []) props.names.set(c.uuid, c.name ?? c.uuid);
-  const data = [...new Set([...props.value, ...(found.data ?? []).map((c) => c.uuid)])].map((uuid) => ({
-    value: uuid,
-    label: props.names.get(uuid) ?? uuid,
-  }));
+  const data = [...new Set([...props.value, ...(found.data ?? []).map((c) => c.uuid)])].map(
+    (uuid) => ({
+      value: uuid,
+      label: props.names.get(uuid) ?? uuid,
+    }),
+  );
   return (
     <MultiSelect
       label="Inputs"
@@ -139,7 +156,11 @@ function Form({ initial }: { initial: RunForm }) {
       }}
     >
       <Stack maw={720}>
-        <TextInput label="Name" value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} />
+        <TextInput
+          label="Name"
+          value={form.name}
+          onChange={(e) => set({ name: e.currentTarget.value })}
+        />
         <TextInput
           label="Image"
           description="An image name (repository:tag) or the portable data hash of an image collection"
@@ -157,7 +178,12 @@ function Form({ initial }: { initial: RunForm }) {
         />
         <InputPicker value={form.inputs} onChange={(inputs) => set({ inputs })} names={names} />
         <Group grow>
-          <NumberInput label="CPUs" min={1} value={form.vcpus} onChange={(v) => set({ vcpus: Number(v) || 1 })} />
+          <NumberInput
+            label="CPUs"
+            min={1}
+            value={form.vcpus}
+            onChange={(v) => set({ vcpus: Number(v) || 1 })}
+          />
           <NumberInput
             label="Memory (MiB)"
             min={16}
@@ -198,7 +224,10 @@ export default function RunPage() {
   return (
     <Stack>
       <Title order={1}>{from ? 'Run again' : 'Run a process'}</Title>
-      <Form key={from ?? 'new'} initial={formFrom(original.data ?? null, search.get('owner') ?? user.uuid)} />
+      <Form
+        key={from ?? 'new'}
+        initial={formFrom(original.data ?? null, search.get('owner') ?? user.uuid)}
+      />
     </Stack>
   );
 }
