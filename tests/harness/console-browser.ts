@@ -64,14 +64,20 @@ export async function launchConsoleBrowser(): Promise<ConsoleBrowser> {
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
       const problems: PageProblems = { csp: [], errors: [] };
-      await page.exposeFunction('__reportCsp', (text: string) => problems.csp.push(text));
+      // only the console's own pages: an identity provider's pages are not ours to judge
+      const ours = () => page.url().startsWith(new URL(baseUrl).origin);
+      await page.exposeFunction('__reportCsp', (text: string) => {
+        if (ours()) problems.csp.push(text);
+      });
       await page.addInitScript({
         content: `document.addEventListener('securitypolicyviolation', (e) =>
           window.__reportCsp(e.violatedDirective + ' ' + e.blockedURI));`,
       });
-      page.on('pageerror', (err) => problems.errors.push(`pageerror: ${err.message}`));
+      page.on('pageerror', (err) => {
+        if (ours()) problems.errors.push(`pageerror: ${err.message}`);
+      });
       page.on('console', (m) => {
-        if (m.type() === 'error' && !EXPECTED_CONSOLE.test(m.text()))
+        if (m.type() === 'error' && ours() && !EXPECTED_CONSOLE.test(m.text()))
           problems.errors.push(`console: ${m.text()}`);
       });
       return { context, page, problems };
