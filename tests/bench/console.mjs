@@ -20,13 +20,13 @@
 //
 // Environment: BENCH_SCALE (default 1), BENCH_REQUESTS, BENCH_STRICT=1 (exit 2 on a missed
 // target), DATABASE_URL (the PostgreSQL server).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import { ROOT, fmtInt, fmtMs, makeLog, numberEnv } from './lib/common.mjs';
 import { connect, createBenchDatabase, runMain } from './lib/database.mjs';
-import { Http, startBenchDeployment } from './lib/deployment.mjs';
+import { Http, benchUser, startBenchDeployment } from './lib/deployment.mjs';
 import { heading, jsonLine, out, passFail, table } from './lib/report.mjs';
 import { stats } from './lib/timing.mjs';
 
@@ -36,7 +36,10 @@ const SCALE = numberEnv('BENCH_SCALE', 1);
 const REQUESTS = numberEnv('BENCH_REQUESTS', 15, { integer: true, min: 1 });
 const ITEMS = Math.max(1000, Math.round(100_000 * SCALE));
 const TARGETS = { firstPageMs: 300, firstLoadKiB: 300 };
-const CHROMIUM = '/usr/bin/chromium';
+// Debian's chromium and the flags the browser tests use (tests/harness/chromium.json)
+const { executable: CHROMIUM, args: CHROMIUM_ARGS } = JSON.parse(
+  readFileSync(join(ROOT, 'tests/harness/chromium.json'), 'utf8'),
+);
 const { chromium } = createRequire(join(ROOT, 'tests/package.json'))('playwright-core');
 
 const uuid = (infix, seed) =>
@@ -65,15 +68,8 @@ async function seed(db, project, owner) {
 }
 
 async function setUp(http, root, db) {
-  const user = await http.ok('POST', '/svc/v1/users', {
-    token: root,
-    json: { user: { email: 'console@example.com', is_active: true, first_name: 'Bench' } },
-  });
-  const tok = await http.ok('POST', '/svc/v1/api_client_authorizations', {
-    token: root,
-    json: { api_client_authorization: { owner_uuid: user.body.uuid } },
-  });
-  const token = `v2/${tok.body.uuid}/${tok.body.api_token}`;
+  const user = await benchUser(http, root, { email: 'console@example.com', first_name: 'Bench' });
+  const token = user.token;
   const project = async (name) =>
     (
       await http.ok('POST', '/svc/v1/groups', {
@@ -88,7 +84,7 @@ async function setUp(http, root, db) {
       token,
       json: { collection: { name: `small ${i}`, owner_uuid: small } },
     });
-  await seed(db, big, user.body.uuid);
+  await seed(db, big, user.uuid);
   return { token, big, small };
 }
 
@@ -152,16 +148,7 @@ async function main() {
 
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   try {
     const scripts = await firstLoadScripts(browser, deployment.url, token);

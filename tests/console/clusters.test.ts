@@ -4,14 +4,13 @@
  * and PDH, sharing with a user of the other cluster, search by name and property, role groups
  * and their members, and the admin's user list.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   checkScreen,
   describeInBrowser,
-  launchConsoleBrowser,
   signInWithToken,
+  useConsoleBrowser,
   type ConsoleBrowser,
-  type PageProblems,
 } from '../harness/console-browser';
 import { federatedUser, useFederation } from '../harness/federation';
 
@@ -19,10 +18,7 @@ jest.setTimeout(60_000);
 
 describeInBrowser('the web console: clusters, search, groups, admin', () => {
   const f = useFederation('one-gateway', ['home1', 'rmt02']);
-  let b: ConsoleBrowser;
-  let context: BrowserContext;
   let page: Page;
-  let problems: PageProblems;
   let alice: Awaited<ReturnType<typeof federatedUser>>;
   const dialog = () => page.getByRole('dialog');
   const searchFor = async (text: string) => {
@@ -32,17 +28,13 @@ describeInBrowser('the web console: clusters, search, groups, admin', () => {
 
   beforeAll(async () => {
     alice = await federatedUser(f.current, 'home1', { first_name: 'Alice', last_name: 'Home' });
-    b = await launchConsoleBrowser();
-    ({ context, page, problems } = await b.open(f.current.gatewayOf('home1')));
-    await signInWithToken(context, alice.token);
   });
-  afterAll(async () => {
-    await b?.close();
-  });
-  afterEach(() => {
-    expect(problems.csp).toEqual([]);
-    expect(problems.errors).toEqual([]);
-  });
+  const session = useConsoleBrowser(
+    () => f.current.gatewayOf('home1'),
+    () => alice.token,
+  );
+  let b: ConsoleBrowser;
+  beforeAll(() => ({ browser: b, page } = session.current));
 
   it('lists the remote cluster and opens its objects marked with their cluster', async () => {
     const api = alice.at('home1').api;

@@ -6,13 +6,13 @@
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { useDeployment } from '../harness/deployment';
 import {
   checkScreen,
   describeInBrowser,
-  launchConsoleBrowser,
   signInWithToken,
+  useConsoleBrowser,
   type ConsoleBrowser,
   type PageProblems,
 } from '../harness/console-browser';
@@ -50,8 +50,6 @@ async function dropFolder(page: Page, selector: string, folder: string): Promise
 
 describeInBrowser('the web console: collections and sharing', () => {
   const d = useDeployment(withVolumes(volumeDirs(1)));
-  let b: ConsoleBrowser;
-  let context: BrowserContext;
   let page: Page;
   let problems: PageProblems;
   let owner: TestUser;
@@ -67,17 +65,13 @@ describeInBrowser('the web console: collections and sharing', () => {
 
   beforeAll(async () => {
     owner = await makeUser(d.current, { first_name: 'Olga', last_name: 'Owner' });
-    b = await launchConsoleBrowser();
-    ({ context, page, problems } = await b.open(d.current.url));
-    await signInWithToken(context, owner.token);
   });
-  afterAll(async () => {
-    await b?.close();
-  });
-  afterEach(() => {
-    expect(problems.csp).toEqual([]);
-    expect(problems.errors).toEqual([]);
-  });
+  const session = useConsoleBrowser(
+    () => d.current.url,
+    () => owner.token,
+  );
+  let b: ConsoleBrowser;
+  beforeAll(() => ({ browser: b, page, problems } = session.current));
 
   it('creates a collection and uploads a folder dropped onto it', async () => {
     await page.goto('/');

@@ -6,9 +6,9 @@
  * offer the redirect.
  */
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { useDeployment } from '../harness/deployment';
-import { startHelperProcess, type HelperProcess } from '../harness/helper-process';
+import type { HelperProcess } from '../harness/helper-process';
+import { startOidcProvider } from '../harness/oidc';
 import {
   checkScreen,
   describeInBrowser,
@@ -36,11 +36,7 @@ describeInBrowser('the web console: signing in with OpenID Connect', () => {
   const gateway = { Listen: '' };
   beforeAll(async () => {
     gateway.Listen = `127.0.0.1:${await freePort()}`;
-    provider = await startHelperProcess(join(__dirname, '../harness/oidc-provider.mjs'), {
-      OIDC_CLIENT_ID: CLIENT.id,
-      OIDC_CLIENT_SECRET: CLIENT.secret,
-      OIDC_ACCOUNTS: JSON.stringify(ACCOUNTS),
-    });
+    provider = await startOidcProvider(CLIENT, ACCOUNTS);
   }, 30_000);
   afterAll(() => provider?.stop());
   const d = useDeployment({

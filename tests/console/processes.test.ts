@@ -3,16 +3,9 @@
  * form starts one whose log line appears on its page while it runs; "run again" starts a copy,
  * which is then cancelled; the processes list shows both with their states.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { useDeployment } from '../harness/deployment';
-import {
-  checkScreen,
-  describeInBrowser,
-  launchConsoleBrowser,
-  signInWithToken,
-  type ConsoleBrowser,
-  type PageProblems,
-} from '../harness/console-browser';
+import { checkScreen, describeInBrowser, useConsoleBrowser } from '../harness/console-browser';
 import { saveBusyboxImage, saveFiles, startLocalDispatcher, until } from '../harness/run-images';
 import { volumeDirs, withVolumes } from '../harness/storage';
 import { makeUser, type TestUser } from '../harness/users';
@@ -27,10 +20,7 @@ describeInBrowser('the web console: processes', () => {
   });
   const d = useDeployment(withVolumes(volumeDirs(1)));
   let local: Awaited<ReturnType<typeof startLocalDispatcher>>;
-  let b: ConsoleBrowser;
-  let context: BrowserContext;
   let page: Page;
-  let problems: PageProblems;
   let u: TestUser;
   let image: string;
   let first: string;
@@ -40,17 +30,12 @@ describeInBrowser('the web console: processes', () => {
     image = await saveBusyboxImage(u.client);
     await saveFiles(u.client, { 'hello.txt': 'hello from an input\n' }, { name: 'greetings' });
     local = await startLocalDispatcher(d.current);
-    b = await launchConsoleBrowser();
-    ({ context, page, problems } = await b.open(d.current.url));
-    await signInWithToken(context, u.token);
   }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-  });
-  afterEach(() => {
-    expect(problems.csp).toEqual([]);
-    expect(problems.errors).toEqual([]);
-  });
+  const session = useConsoleBrowser(
+    () => d.current.url,
+    () => u.token,
+  );
+  beforeAll(() => ({ page } = session.current));
 
   const status = () => page.getByTestId('process-status');
 

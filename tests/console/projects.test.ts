@@ -8,9 +8,8 @@ import { useDeployment } from '../harness/deployment';
 import {
   checkScreen,
   describeInBrowser,
-  launchConsoleBrowser,
+  useConsoleBrowser,
   type ConsoleBrowser,
-  type PageProblems,
 } from '../harness/console-browser';
 import { makeUser, type TestUser } from '../harness/users';
 
@@ -30,20 +29,10 @@ describeInBrowser('the web console: sign in, projects', () => {
       section['Users'] = { NewUsersAreActive: true };
     },
   });
-  let b: ConsoleBrowser;
   let page: Page;
-  let problems: PageProblems;
-  beforeAll(async () => {
-    b = await launchConsoleBrowser();
-    ({ page, problems } = await b.open(d.current.url));
-  });
-  afterAll(async () => {
-    await b?.close();
-  });
-  afterEach(() => {
-    expect(problems.csp).toEqual([]);
-    expect(problems.errors).toEqual([]);
-  });
+  const session = useConsoleBrowser(() => d.current.url);
+  let b: ConsoleBrowser;
+  beforeAll(() => ({ browser: b, page } = session.current));
 
   it('signs in with the login form and shows who you are', async () => {
     await page.goto('/');

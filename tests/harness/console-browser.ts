@@ -2,13 +2,15 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CONSOLE_DIR } from '@svc/gateway';
+import chromiumSettings from './chromium.json';
 
 /**
  * The web console's browser tests: Debian's chromium driven by playwright-core (no browser is
  * downloaded). On a machine without chromium the tests skip, naming the package to install; CI
  * sets SVC_REQUIRE_BROWSER_TESTS=1, and there they run or fail.
  */
-export const CHROMIUM = '/usr/bin/chromium';
+/** Debian's chromium and its flags (shared with the console benchmark). */
+export const CHROMIUM: string = chromiumSettings.executable;
 export const browserAvailable = existsSync(CHROMIUM);
 const required = process.env['SVC_REQUIRE_BROWSER_TESTS'] === '1';
 
@@ -18,16 +20,7 @@ export function describeInBrowser(name: string, body: () => void): void {
   else describe.skip(`${name} [skipped: install the Debian package chromium]`, body);
 }
 
-const ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const ARGS: string[] = chromiumSettings.args;
 
 export const ARTIFACTS = join(__dirname, '..', 'console', 'artifacts');
 
@@ -132,4 +125,41 @@ export async function signInWithToken(context: BrowserContext, token: string): P
     content: `if (!localStorage.getItem('svc.console.token'))
       localStorage.setItem('svc.console.token', ${JSON.stringify(token)});`,
   });
+}
+
+export interface ConsoleSession {
+  browser: ConsoleBrowser;
+  context: BrowserContext;
+  page: Page;
+  problems: PageProblems;
+}
+
+/**
+ * One browser and one page for a test file, on the console at `baseUrl()` (read once the
+ * servers run), signed in with `token()` when given; after each test, the page must have
+ * reported no CSP violation and no error.
+ */
+export function useConsoleBrowser(
+  baseUrl: () => string,
+  token?: () => string,
+): { readonly current: ConsoleSession } {
+  const holder: { current?: ConsoleSession } = {};
+  beforeAll(async () => {
+    const browser = await launchConsoleBrowser();
+    const opened = await browser.open(baseUrl());
+    if (token) await signInWithToken(opened.context, token());
+    holder.current = { browser, ...opened };
+  });
+  afterAll(async () => {
+    await holder.current?.browser.close();
+  });
+  afterEach(() => {
+    expect(holder.current?.problems).toEqual({ csp: [], errors: [] });
+  });
+  return {
+    get current() {
+      if (!holder.current) throw new Error('console browser not started');
+      return holder.current;
+    },
+  };
 }

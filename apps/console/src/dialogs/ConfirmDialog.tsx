@@ -1,4 +1,5 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
+import { DialogFooter } from './DialogFooter';
 import { useState } from 'react';
 import { messageOf } from '../api/errors';
 
@@ -15,27 +16,18 @@ export function ConfirmDialog(props: {
     <Modal opened onClose={props.onClose} title={props.title}>
       <Stack>
         <Text>{props.text}</Text>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            onClick={() =>
-              props
-                .onConfirm()
-                .then(props.onClose)
-                .catch((err) => setError(messageOf(err)))
-            }
-          >
-            {props.confirmLabel}
-          </Button>
-        </Group>
+        <DialogFooter
+          error={error}
+          onCancel={props.onClose}
+          submitLabel={props.confirmLabel}
+          color="red"
+          onSubmit={() =>
+            props
+              .onConfirm()
+              .then(props.onClose)
+              .catch((err) => setError(messageOf(err)))
+          }
+        />
       </Stack>
     </Modal>
   );

@@ -1,4 +1,5 @@
-import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { List, Modal, Stack, Text } from '@mantine/core';
+import { DialogFooter } from './DialogFooter';
 import { useState } from 'react';
 import { messageOf } from '../api/errors';
 import { useSignedIn } from '../api/session';
@@ -50,27 +51,18 @@ export function FreezeDialog(props: {
             )}
           </>
         )}
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose}>
-            Cancel
-          </Button>
-          <Button
-            color={frozen ? 'blue' : 'cyan'}
-            onClick={() =>
-              props
-                .onSubmit(frozen ? null : user.uuid)
-                .then(props.onClose)
-                .catch((err) => setError(messageOf(err)))
-            }
-          >
-            {frozen ? 'Unfreeze' : 'Freeze'}
-          </Button>
-        </Group>
+        <DialogFooter
+          error={error}
+          onCancel={props.onClose}
+          submitLabel={frozen ? 'Unfreeze' : 'Freeze'}
+          color={frozen ? 'blue' : 'cyan'}
+          onSubmit={() =>
+            props
+              .onSubmit(frozen ? null : user.uuid)
+              .then(props.onClose)
+              .catch((err) => setError(messageOf(err)))
+          }
+        />
       </Stack>
     </Modal>
   );

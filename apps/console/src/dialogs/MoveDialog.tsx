@@ -1,4 +1,5 @@
-import { Alert, Button, Group, Modal, Select, Stack } from '@mantine/core';
+import { Modal, Select, Stack } from '@mantine/core';
+import { DialogFooter } from './DialogFooter';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -53,27 +54,18 @@ export function MoveDialog(props: {
           searchValue={search}
           nothingFoundMessage="No writable project matches"
         />
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose}>
-            Cancel
-          </Button>
-          <Button
-            disabled={target === null}
-            onClick={() =>
-              props
-                .onSubmit(target!)
-                .then(props.onClose)
-                .catch((err) => setError(messageOf(err)))
-            }
-          >
-            Move
-          </Button>
-        </Group>
+        <DialogFooter
+          error={error}
+          onCancel={props.onClose}
+          submitLabel="Move"
+          disabled={target === null}
+          onSubmit={() =>
+            props
+              .onSubmit(target!)
+              .then(props.onClose)
+              .catch((err) => setError(messageOf(err)))
+          }
+        />
       </Stack>
     </Modal>
   );

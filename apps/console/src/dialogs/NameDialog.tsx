@@ -1,4 +1,5 @@
-import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { DialogFooter } from './DialogFooter';
 import { useState } from 'react';
 import { messageOf } from '../api/errors';
 
@@ -53,19 +54,12 @@ export function NameDialog(props: {
               minRows={3}
             />
           )}
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={props.onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={busy}>
-              {props.submitLabel}
-            </Button>
-          </Group>
+          <DialogFooter
+            error={error}
+            onCancel={props.onClose}
+            submitLabel={props.submitLabel}
+            busy={busy}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,4 +1,5 @@
-import { ActionIcon, Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { DialogFooter } from './DialogFooter';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { messageOf } from '../api/errors';
@@ -78,17 +79,12 @@ export function PropertiesDialog(props: {
         >
           Add property
         </Button>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose}>
-            Cancel
-          </Button>
-          <Button onClick={save}>Save properties</Button>
-        </Group>
+        <DialogFooter
+          error={error}
+          onCancel={props.onClose}
+          submitLabel="Save properties"
+          onSubmit={save}
+        />
       </Stack>
     </Modal>
   );

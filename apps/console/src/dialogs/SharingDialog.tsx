@@ -26,6 +26,7 @@ import {
 } from '../api/sharing';
 import { ClusterBadge } from '../ui/bits';
 import { ErrorBox } from '../ui/ErrorBox';
+import { ActionsHeader } from '../ui/table-parts';
 
 const levelOptions = LEVELS.map((l) => ({ value: l, label: LEVEL_LABELS[l] }));
 
@@ -137,9 +138,7 @@ export function SharingPanel(props: { uuid: string; title: string }) {
             <Table.Tr>
               <Table.Th>User or group</Table.Th>
               <Table.Th>Access</Table.Th>
-              <Table.Th>
-                <span className="visually-hidden">Remove</span>
-              </Table.Th>
+              <ActionsHeader label="Remove" />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Pagination, Stack, Table, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { userLabel } from '../../api/objects';
 import { useSignedIn } from '../../api/session';
 import type { User } from '../../api/types';
 import { ErrorBox } from '../../ui/ErrorBox';
+import { ActionsHeader, Pager } from '../../ui/table-parts';
 
 const PAGE = 50;
 
@@ -56,9 +57,7 @@ export default function UsersPage() {
             <Table.Th>Name</Table.Th>
             <Table.Th>Email</Table.Th>
             <Table.Th>Status</Table.Th>
-            <Table.Th>
-              <span className="visually-hidden">Actions</span>
-            </Table.Th>
+            <ActionsHeader />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -99,12 +98,11 @@ export default function UsersPage() {
           ))}
         </Table.Tbody>
       </Table>
-      <Pagination
-        total={Math.max(1, Math.ceil((users.data?.items_available ?? 0) / PAGE))}
-        value={page}
+      <Pager
+        total={users.data?.items_available ?? 0}
+        pageSize={PAGE}
+        page={page}
         onChange={setPage}
-        getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-        getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
       />
     </Stack>
   );

@@ -31,6 +31,7 @@ import { ErrorBox } from '../../ui/ErrorBox';
 import { downloadFolder } from './download-folder';
 import { canView, FileViewer } from './FileViewer';
 import { UploadPanel } from './UploadPanel';
+import { ActionsHeader } from '../../ui/table-parts';
 
 type Pending =
   | { kind: 'rename' | 'move' | 'delete'; entry: DirEntry }
@@ -120,9 +121,7 @@ export function FileBrowser(props: {
             <Table.Tr>
               <Table.Th>Name</Table.Th>
               <Table.Th>Size</Table.Th>
-              <Table.Th>
-                <span className="visually-hidden">Actions</span>
-              </Table.Th>
+              <ActionsHeader />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

@@ -1,10 +1,11 @@
-import { Group, Pagination, Stack, Table, Text, Title, Button } from '@mantine/core';
+import { Group, Stack, Table, Text, Title, Button } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { processStatus, useProcessList } from '../../api/processes';
 import { ClusterBadge, StateBadge, Time } from '../../ui/bits';
 import { ErrorBox } from '../../ui/ErrorBox';
+import { Pager } from '../../ui/table-parts';
 
 const PAGE = 50;
 
@@ -49,13 +50,7 @@ export default function ProcessesPage() {
         </Table.Tbody>
       </Table>
       {list.data?.rows.length === 0 && <Text c="dimmed">No processes yet.</Text>}
-      <Pagination
-        total={Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE))}
-        value={page}
-        onChange={setPage}
-        getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-        getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
-      />
+      <Pager total={list.data?.total ?? 0} pageSize={PAGE} page={page} onChange={setPage} />
     </Stack>
   );
 }

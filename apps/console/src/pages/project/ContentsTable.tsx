@@ -1,7 +1,6 @@
 import {
   Checkbox,
   Group,
-  Pagination,
   Table,
   Text,
   TextInput,
@@ -25,6 +24,7 @@ import { pathOf } from '../../api/ids';
 import type { ContentItem } from '../../api/types';
 import { ClusterBadge, formatBytes, ObjectIcon, StateBadge, Time } from '../../ui/bits';
 import { ErrorBox } from '../../ui/ErrorBox';
+import { ActionsHeader, Pager } from '../../ui/table-parts';
 
 const KIND_LABELS: Record<string, string> = {
   'svc#group': 'Projects',
@@ -91,7 +91,6 @@ export function ContentsTable(props: ContentsTableProps) {
   const effective = { ...view, name, page: name === view.name ? view.page : 1 };
   const page = useContents(effective, scope);
   const total = page.data?.items_available ?? 0;
-  const pages = Math.max(1, Math.ceil(total / view.pageSize));
   const onSort = (k: SortKey) =>
     setView((v) => ({
       ...v,
@@ -137,11 +136,7 @@ export function ContentsTable(props: ContentsTableProps) {
               <SortHeader label="Name" sortKey="name" view={effective} onSort={onSort} />
               <Table.Th>Details</Table.Th>
               <SortHeader label="Modified" sortKey="modified_at" view={effective} onSort={onSort} />
-              {rowActions && (
-                <Table.Th>
-                  <span className="visually-hidden">Actions</span>
-                </Table.Th>
-              )}
+              {rowActions && <ActionsHeader />}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -179,13 +174,11 @@ export function ContentsTable(props: ContentsTableProps) {
         <Text size="sm" c="dimmed" data-testid="items-available">
           {total.toLocaleString()} items
         </Text>
-        <Pagination
-          total={pages}
-          value={view.page}
+        <Pager
+          total={total}
+          pageSize={view.pageSize}
+          page={view.page}
           onChange={(p) => setView((v) => ({ ...v, name, page: p }))}
-          aria-label="Pages"
-          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-          getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
         />
       </Group>
     </Stack>
