@@ -9,3 +9,4 @@ export * from './registry';
 export * from './api';
 export * from './endpoints';
 export * from './call/encode';
+export * from './trusted-clients';

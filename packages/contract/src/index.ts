@@ -16,3 +16,4 @@ export * from './built-ins';
 export * from './login';
 export * from './openapi';
 export { apiDocuments } from './api-docs';
+export * from './trusted-clients';

@@ -1,7 +1,7 @@
 import { contentsOptions, DEFAULT_VIEW, likePattern } from './contents-view';
 import { clusterOf, isPdh, pathOf } from './ids';
 import { processStatus } from './process-status';
-import { isTrustedOrigin, loginKind } from './sign-in';
+import { canReturnTo, loginKind } from './sign-in';
 import type { Container, ContainerRequest } from './types';
 
 describe('the console’s pure helpers', () => {
@@ -38,10 +38,10 @@ describe('the console’s pure helpers', () => {
   });
 
   it('trusts an origin listed in Login.TrustedClients, with *. for subdomains', () => {
-    expect(isTrustedOrigin('https://a.example.com', ['https://*.example.com'])).toBe(true);
-    expect(isTrustedOrigin('https://example.com', ['https://*.example.com'])).toBe(false);
-    expect(isTrustedOrigin('http://127.0.0.1:8000', ['http://127.0.0.1:8000'])).toBe(true);
-    expect(isTrustedOrigin('http://127.0.0.1:8001', ['http://127.0.0.1:8000'])).toBe(false);
+    expect(canReturnTo('https://a.example.com', ['https://*.example.com'])).toBe(true);
+    expect(canReturnTo('https://example.com', ['https://*.example.com'])).toBe(false);
+    expect(canReturnTo('http://127.0.0.1:8000', ['http://127.0.0.1:8000'])).toBe(true);
+    expect(canReturnTo('http://127.0.0.1:8001', ['http://127.0.0.1:8000'])).toBe(false);
     expect(loginKind({ ClusterID: 'x', Login: { LDAP: { Enable: true } } })).toBe('password');
     expect(loginKind({ ClusterID: 'x', Login: { OpenIDConnect: { Enable: true } } })).toBe('oidc');
   });

@@ -1,3 +1,4 @@
+import { isTrustedOrigin } from '@svc/contract';
 import { clientFor } from './client';
 import { v2Token } from './session-store';
 import type { PublicConfig, TokenRecord, User } from './types';
@@ -10,23 +11,9 @@ export function loginKind(config: PublicConfig | undefined): 'oidc' | 'password'
   return null;
 }
 
-/** Whether a login may send its token back to `origin` (Login.TrustedClients, `*.` subdomains). */
-export function isTrustedOrigin(origin: string, trusted: readonly string[]): boolean {
-  const url = new URL(origin);
-  return trusted.some((entry) => {
-    const wildcard = entry.includes('://*.');
-    let t: URL;
-    try {
-      t = new URL(entry.replace('://*.', '://wildcard.'));
-    } catch {
-      return false;
-    }
-    if (t.protocol !== url.protocol || t.port !== url.port) return false;
-    return wildcard
-      ? url.hostname.endsWith(`.${t.hostname.slice('wildcard.'.length)}`)
-      : t.hostname === url.hostname;
-  });
-}
+/** Whether a login may send its token back to `origin` (Login.TrustedClients). */
+export const canReturnTo = (origin: string, trusted: readonly string[]): boolean =>
+  isTrustedOrigin(new URL(origin), trusted);
 
 /** Where the identity provider's login sends the browser back with `?api_token=`. */
 export const oidcLoginUrl = (origin: string): string =>

@@ -17,13 +17,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '@svc/client';
 import { messageOf } from '../api/errors';
 import { useSession } from '../api/session';
-import {
-  checkToken,
-  isTrustedOrigin,
-  loginKind,
-  oidcLoginUrl,
-  passwordSignIn,
-} from '../api/sign-in';
+import { checkToken, canReturnTo, loginKind, oidcLoginUrl, passwordSignIn } from '../api/sign-in';
 
 export const RETURN_KEY = 'svc.console.after-sign-in';
 
@@ -68,7 +62,7 @@ function PasswordForm({ onToken }: { onToken: (t: string) => void }) {
 function OidcButton() {
   const { config } = useSession();
   const origin = window.location.origin;
-  const trusted = isTrustedOrigin(origin, config?.Login?.TrustedClients ?? []);
+  const trusted = canReturnTo(origin, config?.Login?.TrustedClients ?? []);
   return (
     <Stack>
       <Button component="a" href={oidcLoginUrl(origin)} disabled={!trusted}>
