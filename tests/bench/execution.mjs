@@ -16,14 +16,17 @@
 // starts again, and the time until all are Final is compared with the ideal
 // BENCH_QUEUE / BENCH_SLOTS seconds. Then, when Slurm is installed, BENCH_SLURM_RUNS
 // (default 5; 0 skips it) `true` containers through a single-node Slurm of their own.
+// Then (BENCH_BIG_INPUT_MIB, default 4096; 0 skips it) one container hashes an input file of
+// that size mounted from a collection, run by a fresh dispatcher.
 // Targets: commit → Running p50 ≤ 1 s with the image cached (Slurm ≤ 3 s); the queue within
-// 1.25× the ideal. queue_cpu_floor_ratio is the least ratio the machine's CPUs allow at the
+// 1.25× the ideal; the runner's peak RSS with the 4 GiB input under 256 MiB. queue_cpu_floor_ratio is the least ratio the machine's CPUs allow at the
 // measured CPU per container (all processes: server, PostgreSQL, dispatcher, runners).
 // BENCH_CPU_PROF=<dir> keeps CPU profiles of the server and dispatchers. BENCH_LOG=<file>
 // (with BENCH_LOG_LEVEL=info) keeps the server's request lines, to see where a container's
 // requests go.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import {
   createWriteStream,
   existsSync,
@@ -60,6 +63,7 @@ function archive() {
     { path: 'bin/sh', type: 'symlink', linkname: 'busybox' },
     { path: 'bin/true', type: 'symlink', linkname: 'busybox' },
     { path: 'bin/sleep', type: 'symlink', linkname: 'busybox' },
+    { path: 'bin/md5sum', type: 'symlink', linkname: 'busybox' },
   ]);
   const id = createHash('sha256').update(layer).digest('hex');
   const config = JSON.stringify({ config: { Env: ['PATH=/bin'] } });
@@ -281,6 +285,78 @@ async function slurmRun(client, image, startDispatcher) {
   }
 }
 
+/**
+ * A large input (BENCH_BIG_INPUT_MIB, default 4096; 0 skips it): one file of that many MiB of
+ * distinct random bytes, mounted as a collection in a container (ram 256 MiB) that hashes it,
+ * run by a dispatcher of its own (fresh runner processes). Target: the runner's peak RSS stays
+ * under 256 MiB (execution.md §3.3: collection mounts stream).
+ */
+async function bigInput(client, image, startDispatcher, dir) {
+  const mib = Number(process.env.BENCH_BIG_INPUT_MIB ?? 4096);
+  if (mib <= 0) return {};
+  const path = join(dir, 'big.bin');
+  const out = createWriteStream(path);
+  const md5 = createHash('md5');
+  for (let i = 0; i < mib; i++) {
+    const piece = randomBytes(1024 * 1024);
+    md5.update(piece);
+    if (!out.write(piece)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  const store = new CollectionStore(client);
+  const tree = newDir();
+  tree.children.set('big.bin', await store.storeFile(path, mib * 1024 * 1024));
+  rmSync(path);
+  const input = (await store.create({ manifest_text: serializeManifestTree(tree) }))[
+    'portable_data_hash'
+  ];
+  runnerPeaks.clear();
+  const dispatcher = startDispatcher();
+  const sampler = setInterval(sampleRunners, 100);
+  const t0 = performance.now();
+  try {
+    const res = await client.request('POST', '/svc/v1/container_requests', {
+      json: {
+        container_request: {
+          command: ['sh', '-c', 'md5sum /in/big.bin > /out/sum'],
+          container_image: image,
+          cwd: '/',
+          output_path: '/out',
+          mounts: {
+            '/out': { kind: 'tmp', capacity: 1000000 },
+            '/in': { kind: 'collection', portable_data_hash: input },
+          },
+          runtime_constraints: { ram: 256 * 1024 * 1024, vcpus: 1 },
+          priority: 500,
+          state: 'Committed',
+        },
+      },
+    });
+    if (res.status !== 200) throw new Error(res.text);
+    let cr;
+    do {
+      await sleep(500);
+      cr = (await client.request('GET', `/svc/v1/container_requests/${res.body.uuid}`)).body;
+    } while (cr.state !== 'Final');
+    const c = (await client.request('GET', `/svc/v1/containers/${cr.container_uuid}`)).body;
+    if (c.state !== 'Complete' || c.exit_code !== 0) throw new Error(JSON.stringify(c));
+    const seconds = (performance.now() - t0) / 1000;
+    const sum = await client.request('GET', `/c=${cr.output_uuid}/sum`);
+    if (!sum.text.startsWith(md5.digest('hex'))) throw new Error(`wrong sum: ${sum.text}`);
+    const peak = Math.max(...runnerPeaks.values());
+    return {
+      big_input_mib: mib,
+      big_input_commit_to_final_seconds: Math.round(seconds * 10) / 10,
+      big_input_runner_peak_rss_mib: Math.round((peak / 1024 / 1024) * 10) / 10,
+      big_input_runner_peak_target_mib: 256,
+    };
+  } finally {
+    clearInterval(sampler);
+    await dispatcher.stop();
+  }
+}
+
 /** A launcher config: one cluster, the database at `dbUrl`, blocks, SLOTS one-VCPU slots. */
 function writeConfig(data, port, dbUrl) {
   const file = join(data, 'svc.yml');
@@ -403,6 +479,7 @@ async function main() {
     const queue = await queueRun(client, image, () => (dispatcher = startDispatcher()), meter);
     const slurm = await slurmRun(client, image, (env) => (dispatcher = startDispatcher(env)));
     const peak = Math.max(...runnerPeaks.values());
+    const big = await bigInput(client, image, () => (dispatcher = startDispatcher()), data);
     const line = {
       bench: 'execution',
       database: embedded ? 'embedded' : 'postgresql',
@@ -414,6 +491,7 @@ async function main() {
       runner_peak_rss_mib: Math.round((peak / 1024 / 1024) * 10) / 10,
       ...queue,
       ...slurm,
+      ...big,
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   } finally {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeTar } from '@svc/runner';
 import { BlockProxy } from '../harness/block-proxy';
 import { useDeployment } from '../harness/deployment';
 import { volumeDirs, withVolumes } from '../harness/storage';
@@ -199,5 +200,65 @@ describe('svc put after an interrupt', () => {
     } finally {
       await proxy.close();
     }
+  });
+});
+
+describe('svc image put (containers.md §6)', () => {
+  /** A docker save archive of a one-file image; its id is the digest of its configuration. */
+  function archive(created: string): { path: string; id: string } {
+    const layer = writeTar([{ path: 'hello', data: 'hi' }]);
+    const config = JSON.stringify({ created, config: { Env: ['A=1'] } });
+    const id = createHash('sha256').update(config).digest('hex');
+    const path = join(home, `image-${created.slice(0, 4)}.tar`);
+    writeFileSync(
+      path,
+      writeTar([
+        { path: 'l/layer.tar', data: layer },
+        { path: `${id}.json`, data: config },
+        {
+          path: 'manifest.json',
+          data: JSON.stringify([{ Config: `${id}.json`, Layers: ['l/layer.tar'] }]),
+        },
+      ]),
+    );
+    return { path, id: `sha256:${id}` };
+  }
+
+  it('uploads the archive as a collection of its own and registers its id and name', async () => {
+    const img = archive('2026-03-01T10:00:00Z');
+    const put = await svc(['image', 'put', img.path, 'lab/tool', '--json']);
+    expect([put.code, put.stderr.includes('svc:')]).toEqual([0, false]);
+    const out = JSON.parse(put.stdout);
+    expect(out).toMatchObject({ image_id: img.id, name: 'lab/tool:latest' });
+    const coll = await user.client.api.collections.get({ uuid: out.uuid });
+    expect(coll.properties).toEqual({ 'docker-image-repo-tag': 'lab/tool:latest' });
+    expect(coll.portable_data_hash).toBe(out.portable_data_hash);
+    // the archive, whole, is the collection's one file (in small blocks here: SVC_BLOCK_SIZE)
+    expect(coll.manifest_text).toMatch(/^\. ([0-9a-f]{32}\+\d+\S* )+0:\d+:image-2026\.tar\n$/);
+    const links = await user.client.api.links.list({
+      filters: [['head_uuid', '=', out.uuid]],
+      order: ['link_class'],
+    });
+    expect(links.items.map((l) => [l.link_class, l.name, l.properties])).toEqual([
+      ['docker_image_hash', img.id, { image_timestamp: '2026-03-01T10:00:00Z' }],
+      ['docker_image_repo+tag', 'lab/tool:latest', { image_timestamp: '2026-03-01T10:00:00Z' }],
+    ]);
+  });
+
+  it('refuses what is not an image archive, with exit 2 and nothing uploaded', async () => {
+    const notTar = join(home, 'image.zip');
+    writeFileSync(notTar, 'x');
+    const wrongName = await svc(['image', 'put', notTar, 'lab/tool:1']);
+    expect([wrongName.code, wrongName.stderr]).toEqual([
+      2,
+      expect.stringContaining('the archive must be a .tar file'),
+    ]);
+    const bare = join(home, 'bare.tar');
+    writeFileSync(bare, writeTar([{ path: 'x', data: 'y' }]));
+    const notImage = await svc(['image', 'put', bare, 'lab/tool:1']);
+    expect([notImage.code, notImage.stderr]).toEqual([
+      2,
+      expect.stringContaining('not a docker save or OCI archive'),
+    ]);
   });
 });

@@ -1,23 +1,19 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { ENDPOINTS, endpointId } from '@svc/contract';
 import { useDeployment } from '../harness/deployment';
+import { describeWith, PYTHON } from '../harness/system';
 
 /**
  * A real discovery-driven client (Google's API client library, Debian's python3-googleapi)
  * built from the served document, calling every method it lists (discovery.md §4).
  * CI installs the library; elsewhere the test runs when the library is there.
  */
-const PYTHON = '/usr/bin/python3';
-const probe = spawnSync(PYTHON, ['-c', 'import googleapiclient'], { encoding: 'utf8' });
-const available = probe.status === 0;
-const required = process.env['SVC_REQUIRE_CLIENT_TESTS'] === '1';
-const maybe = available || required ? describe : describe.skip;
 
 const LOGIN = { user: 'clientuser', password: 'client-password-1' };
 
-maybe('a discovery-driven client (python3-googleapi) works unmodified', () => {
+describeWith('python3-googleapi', 'a discovery-driven client works unmodified', () => {
   const d = useDeployment({
     configure: (_id, section) => {
       section['Login'] = {

@@ -131,7 +131,7 @@ describeInBrowser('the web console: clusters, search, groups, admin', () => {
     await members.getByText('Carol Lab').waitFor({ state: 'detached' });
   });
 
-  it('lets an admin deactivate and activate users', async () => {
+  it('lets an admin deactivate (unsetup) and activate users', async () => {
     const admin = await federatedUser(f.current, 'home1', { is_admin: true, first_name: 'Ada' });
     const dan = await federatedUser(f.current, 'home1', { first_name: 'Dan', last_name: 'User' });
     const second = await b.open(f.current.gatewayOf('home1'));
@@ -141,9 +141,12 @@ describeInBrowser('the web console: clusters, search, groups, admin', () => {
     await p.getByRole('link', { name: 'Users' }).click();
     await p.getByLabel('Filter by name or email').fill('Dan');
     await p.getByRole('button', { name: 'Deactivate Dan User', exact: true }).click();
+    await p.getByRole('dialog').getByRole('button', { name: 'Deactivate' }).click();
     await p.getByRole('button', { name: 'Activate Dan User', exact: true }).waitFor();
     const root = f.current.rootOf('home1').api;
     expect((await root.users.get({ uuid: dan.uuid })).is_active).toBe(false);
+    // unsetup: Dan's token is gone with the membership
+    await expect(dan.at('home1').api.users.current()).rejects.toMatchObject({ status: 401 });
     expect(await checkScreen(p, 'admin-users')).toEqual([]);
     await p.getByRole('button', { name: 'Activate Dan User', exact: true }).click();
     await p.getByRole('button', { name: 'Deactivate Dan User', exact: true }).waitFor();

@@ -49,7 +49,8 @@ describeInBrowser('the web console: sign in, projects', () => {
     await page.getByText(LOGIN.email).waitFor();
     await page.getByRole('menuitem', { name: 'API token' }).click();
     const lines = await page.getByTestId('token-lines').textContent();
-    expect(lines).toContain(`export SVC_API_HOST=${d.current.url}`);
+    expect(lines).toContain(`export SVC_API_HOST=${new URL(d.current.url).host}\n`);
+    expect(lines).toContain('export SVC_API_SCHEME=http\n');
     const token = /SVC_API_TOKEN=(\S+)/.exec(lines ?? '')![1]!;
     expect(token).toBe(await ownToken());
     const me = await d.current.client(token).api.users.current();

@@ -33,6 +33,19 @@ describe.each(SHAPES)('federated lists (%s)', (shape) => {
     expect(res.body.items.map((i: { uuid: string }) => i.uuid)).toEqual([R2, R1, L1]);
   });
 
+  it("the public config of cluster_id's cluster names that cluster's services (discovery.md §5)", async () => {
+    const res = await f.current.clientAt('home1').request('GET', '/svc/v1/config', {
+      query: { cluster_id: 'rmt02' },
+    });
+    // behind one gateway the sibling is reached there; otherwise at its own gateway
+    const url = `${f.current.gatewayOf(shape === 'one-gateway' ? 'home1' : 'rmt02')}/`;
+    expect([res.status, res.body.ClusterID, res.body.Services.Controller]).toEqual([
+      200,
+      'rmt02',
+      { ExternalURL: url },
+    ]);
+  });
+
   it('handles a list whose uuids are all local as usual', async () => {
     const res = await list({ filters: [['uuid', 'in', [L1, L2]]], limit: 1, order: ['name'] });
     expect([res.status, res.body.items_available, res.body.items.length]).toEqual([200, 2, 1]);

@@ -40,6 +40,13 @@ function busyboxImage(
     'env',
     'id',
     'rm',
+    'md5sum',
+    'grep',
+    'sed',
+    'cut',
+    'touch',
+    'wc',
+    'sort',
   ];
   const layer = writeTar([
     { path: 'bin', type: 'dir' },
@@ -187,16 +194,19 @@ export async function startLocalDispatcher(
     slurmEnv?: NodeJS.ProcessEnv;
     engineEnv?: NodeJS.ProcessEnv;
     log?: (line: string) => void;
+    /** Where the dispatcher and its runners reach the API (default: the gateway). */
+    apiHost?: string;
   } = {},
 ): Promise<{ dispatcher: Dispatcher; stateDir: string; token: string; cleanup: () => void }> {
   const admin = token ?? (await makeUser(d, { is_admin: true })).token;
+  const { apiHost = d.url, ...rest } = backend;
   const dispatcher = await startDispatcher({
-    apiHost: d.url,
+    apiHost,
     token: admin,
     stateDir,
     settings: { Dispatch: { PollInterval: 1 }, LogUpdatePeriod: 1, UsagePeriod: 1, ...settings },
     log: () => undefined,
-    ...backend,
+    ...rest,
   });
   return {
     dispatcher,

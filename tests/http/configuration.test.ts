@@ -10,6 +10,7 @@ import { makeUser } from '../harness/users';
 
 const EXTERNAL_URL = 'https://svc.example.com';
 const ROOT_URL = `${EXTERNAL_URL}/`;
+const DOWNLOAD_URL = 'https://download.svc.example.com/';
 const MAX_ITEMS = 7;
 const MAX_REQUEST_SIZE = 65536;
 const ANONYMOUS_TOKEN = 'anonymousTokenForTheConfiguration00000';
@@ -18,6 +19,7 @@ const TEST_PASSWORD = 'configured-password-9f3k';
 const d = useDeployment({
   configure: (_id, c) => {
     c['ExternalURL'] = EXTERNAL_URL;
+    c['Services'] = { WebDAVDownload: { ExternalURL: DOWNLOAD_URL } };
     c['API'] = { MaxItemsPerResponse: MAX_ITEMS, MaxRequestSize: MAX_REQUEST_SIZE };
     c['Collections'] = { DefaultReplication: 3, BlobSigningTTL: 7200 };
     c['RemoteClusters'] = { rmt02: { Host: 'rmt02.example' } };
@@ -182,6 +184,15 @@ describe('what discovery and the public config publish of the configuration (dis
       },
       RemoteClusters: { rmt02: { Host: 'rmt02.example', Proxy: true, Scheme: 'https' } },
       StorageClasses: { default: { Default: true } },
+      Services: {
+        Controller: { ExternalURL: ROOT_URL },
+        Websocket: { ExternalURL: 'wss://svc.example.com/websocket' },
+        WebDAV: { ExternalURL: ROOT_URL },
+        WebDAVDownload: { ExternalURL: DOWNLOAD_URL },
+        Keepproxy: { ExternalURL: '' },
+        Workbench1: { ExternalURL: '' },
+        Workbench2: { ExternalURL: ROOT_URL },
+      },
     });
     for (const secret of [ANONYMOUS_TOKEN, TEST_PASSWORD, d.current.home.rootToken]) {
       expect(res.text).not.toContain(secret);

@@ -43,6 +43,76 @@ describe('§6 step 2: resolution with the runtime user', () => {
     await refused(committedRequest(trashed.pdh), [`container_image "${trashed.pdh}" not found`]);
   });
 
+  describe('an image name (registration convention)', () => {
+    const id = (c: string) => `sha256:${c.repeat(64)}`;
+    /** The two links `svc image put` writes for an image collection, with the user's token. */
+    async function register(user: TestUser, pdhOf: { uuid: string }, tag: string, hash: string) {
+      for (const [link_class, name] of [
+        ['docker_image_hash', hash],
+        ['docker_image_repo+tag', tag],
+      ]) {
+        const res = await user.client.request('POST', '/svc/v1/links', {
+          json: {
+            link: {
+              link_class,
+              name,
+              head_uuid: pdhOf.uuid,
+              properties: { image_timestamp: '2026-01-01T00:00:00Z' },
+            },
+          },
+        });
+        expect(res.status).toBe(200);
+      }
+    }
+
+    it('resolves repo:tag, repo (as :latest), sha256 and its 12-hex prefix; the request keeps the name', async () => {
+      const img = await makeCollection(u.client, { name: 'wf image' });
+      await register(u, img, 'wf/runner:1.0', id('a'));
+      const latest = await makeCollection(u.client, { name: 'wf image latest' });
+      await register(u, latest, 'wf/runner:latest', id('b'));
+      for (const [name, pdh] of [
+        ['wf/runner:1.0', img.pdh],
+        ['wf/runner', latest.pdh],
+        [id('a'), img.pdh],
+        [id('b').slice(0, 'sha256:'.length + 12), latest.pdh],
+      ] as const) {
+        const cr = await createRequest(u.client, committedRequest(name, { command: [name] }));
+        expect(cr.container_image).toBe(name);
+        expect((await getContainer(d.current, cr.container_uuid)).container_image).toBe(pdh);
+      }
+    });
+
+    it('takes the newest registration; names the runtime user cannot read do not resolve', async () => {
+      const old = await makeCollection(u.client, { name: 'old' });
+      await register(u, old, 'wf/tool:2', id('c'));
+      const newer = await makeCollection(u.client, { name: 'newer' });
+      const later = await u.client.request('POST', '/svc/v1/links', {
+        json: {
+          link: {
+            link_class: 'docker_image_repo+tag',
+            name: 'wf/tool:2',
+            head_uuid: newer.uuid,
+            properties: { image_timestamp: '2026-06-01T00:00:00Z' },
+          },
+        },
+      });
+      expect(later.status).toBe(200);
+      const cr = await createRequest(u.client, committedRequest('wf/tool:2'));
+      expect((await getContainer(d.current, cr.container_uuid)).container_image).toBe(newer.pdh);
+      // another user's registration, and an unknown name, are not found
+      const other = await makeUser(d.current);
+      const theirs = await makeCollection(other.client);
+      await register(other, theirs, 'theirs/only:1', id('d'));
+      for (const name of ['theirs/only:1', id('d'), 'nobody/has:this']) {
+        await refused(committedRequest(name), [`container_image "${name}" not found`]);
+      }
+      // a trashed image collection no longer resolves
+      await u.client.request('DELETE', `/svc/v1/collections/${newer.uuid}`);
+      const back = await createRequest(u.client, committedRequest('wf/tool:2', { command: ['b'] }));
+      expect((await getContainer(d.current, back.container_uuid)).container_image).toBe(old.pdh);
+    });
+  });
+
   it('gives the container the PDH of collection mounts named by uuid; the request keeps the uuid', async () => {
     const data = await makeCollection(u.client);
     const mounts = {

@@ -180,7 +180,7 @@ describe("the container's own token", () => {
     }
   });
 
-  it('updates only the progress fields of its Running container', async () => {
+  it('updates only the progress and output fields of its Running container', async () => {
     const { uuid } = await queued();
     await dispatcher.lock(uuid);
     const token = await dispatcher.ownToken(uuid);
@@ -197,8 +197,15 @@ describe("the container's own token", () => {
       output_properties: { k: 'v' },
     });
     expect([ok.status, ok.body.progress, ok.body.cost]).toEqual([200, 0.5, 0.25]);
-    expect((await put({ state: 'Complete', exit_code: 0 })).status).toBe(403);
-    expect((await put({ exit_code: 0 })).status).toBe(403);
+    // the output it assembled itself (a workflow runner's), from a collection it can read
+    const out = await makeCollection(d.current.client(token), { name: 'assembled' });
+    const set = await put({ output: out.pdh, exit_code: 0 });
+    expect([set.status, set.body.output, set.body.exit_code]).toEqual([200, out.pdh, 0]);
+    const unknown = await put({ output: 'acbd18db4cc2f85cedef654fccc4a4d8+3' });
+    expect(unknown.status).toBe(422);
+    for (const attrs of [{ state: 'Complete' }, { log: out.pdh }, { priority: 5 }]) {
+      expect((await put(attrs)).status).toBe(403);
+    }
   });
 
   it('expires when the container ends', async () => {

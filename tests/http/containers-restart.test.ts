@@ -20,6 +20,7 @@ import {
 } from '../harness/run-images';
 import { volumeDirs, withVolumes } from '../harness/storage';
 import { makeUser, type TestUser } from '../harness/users';
+import { describeWith } from '../harness/system';
 
 jest.setTimeout(120_000);
 const DISPATCHER = join(__dirname, '../../apps/dispatcher/dist/main.js');
@@ -65,40 +66,42 @@ const final = (uuid: string) => finalRequest(d.current, uuid);
 const running = (uuid: string) =>
   until(`${uuid} Running`, async () => (await getContainer(d.current, uuid)).state === 'Running');
 
-it('a dispatcher killed while containers run and started again finishes each once', async () => {
-  proc = startDispatcherProcess();
-  const crs = await Promise.all(
-    [1, 2].map((i) => createRequest(u.client, runRequest(`sleep 4; echo ${i} > /out/n`))),
-  );
-  for (const cr of crs) await running(cr.container_uuid);
-  proc.kill('SIGKILL');
-  await new Promise((res) => proc!.once('exit', res));
-  proc = startDispatcherProcess();
-  for (const [i, cr] of crs.entries()) {
-    const r = await final(cr.uuid);
-    const c = await getContainer(d.current, cr.container_uuid);
-    expect([c.state, c.exit_code, c.lock_count]).toEqual(['Complete', 0, 1]);
-    expect(r.container_count).toBe(1);
-    expect(await readCollectionFile(u.client, r.output_uuid, 'n')).toBe(`${i + 1}\n`);
-  }
-});
+describeWith('bubblewrap', 'a dispatcher process restarted', () => {
+  it('a dispatcher killed while containers run and started again finishes each once', async () => {
+    proc = startDispatcherProcess();
+    const crs = await Promise.all(
+      [1, 2].map((i) => createRequest(u.client, runRequest(`sleep 4; echo ${i} > /out/n`))),
+    );
+    for (const cr of crs) await running(cr.container_uuid);
+    proc.kill('SIGKILL');
+    await new Promise((res) => proc!.once('exit', res));
+    proc = startDispatcherProcess();
+    for (const [i, cr] of crs.entries()) {
+      const r = await final(cr.uuid);
+      const c = await getContainer(d.current, cr.container_uuid);
+      expect([c.state, c.exit_code, c.lock_count]).toEqual(['Complete', 0, 1]);
+      expect(r.container_count).toBe(1);
+      expect(await readCollectionFile(u.client, r.output_uuid, 'n')).toBe(`${i + 1}\n`);
+    }
+  });
 
-it('a Running container whose runner is gone is cancelled with the runner error', async () => {
-  proc ??= startDispatcherProcess();
-  const cr = await createRequest(u.client, runRequest('sleep 300', { container_count_max: 1 }));
-  await running(cr.container_uuid);
-  const state = JSON.parse(
-    readFileSync(join(stateDir, 'runners', `${cr.container_uuid}.json`), 'utf8'),
-  ) as { pid: number };
-  process.kill(state.pid, 'SIGKILL');
-  await final(cr.uuid);
-  const c = await getContainer(d.current, cr.container_uuid);
-  expect(c.state).toBe('Cancelled');
-  expect(c.runtime_status.error).toBe('runner exited without finishing the container');
-  // nothing of the runner is left: state files, work directory, cgroups
-  await until('state cleared', async () =>
-    readdirSync(join(stateDir, 'runners')).every((n) => !n.startsWith(cr.container_uuid)),
-  );
-  expect(existsSync(join(stateDir, 'work', cr.container_uuid))).toBe(false);
-  expect(leftoverCgroups(cr.container_uuid)).toEqual([]);
+  it('a Running container whose runner is gone is cancelled with the runner error', async () => {
+    proc ??= startDispatcherProcess();
+    const cr = await createRequest(u.client, runRequest('sleep 300', { container_count_max: 1 }));
+    await running(cr.container_uuid);
+    const state = JSON.parse(
+      readFileSync(join(stateDir, 'runners', `${cr.container_uuid}.json`), 'utf8'),
+    ) as { pid: number };
+    process.kill(state.pid, 'SIGKILL');
+    await final(cr.uuid);
+    const c = await getContainer(d.current, cr.container_uuid);
+    expect(c.state).toBe('Cancelled');
+    expect(c.runtime_status.error).toBe('runner exited without finishing the container');
+    // nothing of the runner is left: state files, work directory, cgroups
+    await until('state cleared', async () =>
+      readdirSync(join(stateDir, 'runners')).every((n) => !n.startsWith(cr.container_uuid)),
+    );
+    expect(existsSync(join(stateDir, 'work', cr.container_uuid))).toBe(false);
+    expect(leftoverCgroups(cr.container_uuid)).toEqual([]);
+  });
 });

@@ -79,7 +79,7 @@ describe('discovery document', () => {
       id: 'svc:v1',
       name: 'svc',
       version: 'v1',
-      revision: '20250601',
+      revision: '20261128',
       title: 'svc API',
       protocol: 'rest',
       rootUrl: root,

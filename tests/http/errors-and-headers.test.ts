@@ -37,7 +37,7 @@ describe('error bodies and statuses', () => {
     ['GET', '/discovery/v2/apis'],
     ['GET', '/svc/v1'],
     // A sub-path that names no object is an unknown route, not a known one with a wrong method.
-    ['POST', '/svc/v1/users/setup'],
+    ['POST', '/svc/v1/users/bogus'],
     ['POST', '/svc/v1/collections/notauuid'],
     ['PUT', '/svc/v1/groups/contents/more'],
   ])('%s %s is 404 API endpoint not found', async (method, path) => {

@@ -185,6 +185,17 @@ describe('freezing (worked example)', () => {
     expect(byUuid).toEqual({ [R]: true, [P]: false, [Q]: false });
   });
 
+  it('writable_by (permissions.md §10): [] unless the caller could unfreeze it', async () => {
+    const writableBy = async (u: TestUser, uuid: string) =>
+      (await u.client.request('GET', `/svc/v1/groups/${uuid}`)).body.writable_by;
+    // M manages P through R and may unfreeze it; so may an admin; the writer W may not
+    expect(await writableBy(M, P)).toEqual([R, M.uuid]);
+    expect(await writableBy(A, P)).toEqual([R, A.uuid]);
+    expect(await writableBy(W, P)).toEqual([]);
+    // Q lies beneath the frozen P: nobody can unfreeze it on its own
+    for (const u of [M, A, W]) expect(await writableBy(u, Q)).toEqual([]);
+  });
+
   it('hides trashed objects inside it from non-admins, even with include_trash', async () => {
     for (const [type, uuid] of [
       ['groups', S2],

@@ -80,23 +80,16 @@ describe('keep_services (storage.md §8)', () => {
     expect([other.status, other.body.errors]).toEqual([404, ['Object not found']]);
   });
 
-  it.each([
-    ['POST', '/svc/v1/keep_services'],
-    ['PUT', '/svc/v1/keep_services/zzzzz-bi6l4-000000000000000'],
-    ['PATCH', '/svc/v1/keep_services/zzzzz-bi6l4-000000000000000'],
-    ['DELETE', '/svc/v1/keep_services/zzzzz-bi6l4-000000000000000'],
-  ])('%s %s is 405: services come from configuration', async (method, path) => {
-    const res = await d.current.root.request(method, path, { json: { keep_service: {} } });
-    expect([res.status, res.body.errors]).toEqual([405, ['Method not allowed']]);
-  });
-
-  it('discovery lists list, get and accessible', async () => {
+  it('discovery lists the standard methods and accessible', async () => {
     const doc = (await d.current.client(null).request('GET', '/discovery/v1/apis/svc/v1/rest'))
       .body;
     expect(Object.keys(doc.resources.keep_services.methods).sort()).toEqual([
       'accessible',
+      'create',
+      'delete',
       'get',
       'list',
+      'update',
     ]);
     expect(doc.resources.keep_services.methods.accessible).toMatchObject({
       id: 'svc.keep_services.accessible',
@@ -124,5 +117,84 @@ describe('keep_services (storage.md §8)', () => {
       DefaultReplication: 2,
     });
     expect(res.body.StorageClasses).toEqual({ default: { Default: true } });
+  });
+
+  it('the public config names where each part is reached, as the client reached it (§5)', async () => {
+    const res = await d.current.client(null).request('GET', '/svc/v1/config');
+    const url = `${d.current.url}/`;
+    const ws = `${url.replace(/^http:/, 'ws:')}websocket`;
+    expect(res.body.Services).toEqual({
+      Controller: { ExternalURL: url },
+      Websocket: { ExternalURL: ws },
+      WebDAV: { ExternalURL: url },
+      WebDAVDownload: { ExternalURL: url },
+      Keepproxy: { ExternalURL: '' },
+      Workbench1: { ExternalURL: '' },
+      Workbench2: { ExternalURL: url },
+    });
+  });
+});
+
+describe('stored keep services (docs/api/more-resources.md §11)', () => {
+  const create = (attrs: Record<string, unknown>, client = d.current.root) =>
+    client.request('POST', '/svc/v1/keep_services', { json: { keep_service: attrs } });
+
+  it('are written by admins only, with their fields checked', async () => {
+    expect([(await create({ service_host: 'x', service_port: 1 }, U.client)).status]).toEqual([
+      403,
+    ]);
+    const bad = await create({ service_port: 70000, service_type: 'tape' });
+    expect([bad.status, bad.body.errors.sort()]).toEqual([
+      422,
+      [
+        "service_host can't be blank",
+        'service_port must be an integer between 1 and 65535',
+        'service_type must be one of disk, blob, proxy',
+      ].sort(),
+    ]);
+    const derived = (await d.current.root.request('GET', '/svc/v1/keep_services')).body.items[0];
+    for (const method of ['PUT', 'DELETE']) {
+      const res = await d.current.root.request(method, `/svc/v1/keep_services/${derived.uuid}`, {
+        json: { keep_service: { read_only: true } },
+      });
+      expect([method, res.status, res.body.errors]).toEqual([method, 403, ['Forbidden']]);
+    }
+  });
+
+  it('replace the derived record everywhere while one exists', async () => {
+    const uuid = `${d.current.home.id}-bi6l4-storedservice01`;
+    const made = await create({ uuid, service_host: 'keep0.example', service_port: 25107 });
+    expect(made.status).toBe(200);
+    expect(made.body).toMatchObject({
+      kind: 'svc#keepService',
+      uuid,
+      owner_uuid: `${d.current.home.id}-tpzed-000000000000000`,
+      service_ssl_flag: false,
+      service_type: 'disk',
+      read_only: false,
+    });
+    const accessible = await d.current
+      .client(null)
+      .request('GET', '/svc/v1/keep_services/accessible');
+    expect(accessible.body.items.map((s: any) => s.uuid)).toEqual([uuid]);
+    const listed = await d.current.root.request('GET', '/svc/v1/keep_services');
+    expect(listed.body.items.map((s: any) => s.uuid)).toEqual([uuid]);
+    expect((await U.client.request('GET', '/svc/v1/keep_services')).body.items).toEqual([]);
+    const origin = `http://127.0.0.1:${new URL(d.current.url).port}/`;
+    expect(
+      (await d.current.root.request('GET', `/svc/v1/keep_services/${expectedUuid(origin)}`)).status,
+    ).toBe(404);
+    const updated = await d.current.root.request('PUT', `/svc/v1/keep_services/${uuid}`, {
+      json: { keep_service: { read_only: true, service_port: 0 } },
+    });
+    expect([updated.status, updated.body.errors]).toEqual([
+      422,
+      ['service_port must be an integer between 1 and 65535'],
+    ]);
+    expect((await d.current.root.request('DELETE', `/svc/v1/keep_services/${uuid}`)).status).toBe(
+      200,
+    );
+    const back = await d.current.client(null).request('GET', '/svc/v1/keep_services/accessible');
+    expect(back.body.items.map((s: any) => s.uuid)).toEqual([expectedUuid(origin)]);
   });
 });

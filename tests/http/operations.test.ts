@@ -43,6 +43,15 @@ describe('operations endpoints', () => {
     }
   });
 
+  it('take the management token in the header forms the API takes (Bearer, OAuth2)', async () => {
+    for (const scheme of ['Bearer', 'OAuth2', 'oauth2']) {
+      const res = await fetch(`${d.current.url}/_health/ping`, {
+        headers: { Authorization: `${scheme} ${MANAGEMENT_TOKEN}` },
+      });
+      expect([scheme, res.status]).toEqual([scheme, 200]);
+    }
+  });
+
   it('/_health/ping answers OK while the gateway serves', async () => {
     const res = await management('/_health/ping');
     expect([res.status, await res.json()]).toEqual([200, { health: 'OK' }]);
@@ -181,6 +190,34 @@ describe('request log', () => {
     } finally {
       await core.db.exec('ALTER TABLE workflows_gone RENAME TO workflows');
     }
+  });
+});
+
+describe('the gateway token cache (docs/adr/0003)', () => {
+  it('checks a token sent without its v2/<uuid>/ prefix once, as it does its v2 form', async () => {
+    const validations = () =>
+      requestLines().filter((l) => l['route'] === '/_internal/tokens/validate').length;
+    const made = await d.current.root.request('POST', '/svc/v1/api_client_authorizations', {
+      json: { api_client_authorization: { scopes: ['all'] } },
+    });
+    expect(made.status).toBe(200);
+    const { uuid, api_token: secret } = made.body;
+    const checks: Record<string, number> = {};
+    for (const [form, token] of [
+      ['bare', secret],
+      ['v2', `v2/${uuid}/${secret}`],
+    ]) {
+      const before = validations();
+      for (let i = 0; i < 20; i++) {
+        const res = await fetch(`${d.current.url}/svc/v1/users/current`, {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        expect(res.status).toBe(200);
+      }
+      checks[form] = validations() - before;
+    }
+    expect(checks['bare']).toBeLessThanOrEqual(2);
+    expect(checks['v2']).toBeLessThanOrEqual(2);
   });
 });
 

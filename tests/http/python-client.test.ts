@@ -3,16 +3,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { useDeployment } from '../harness/deployment';
 import { md5, volumeDirs, withVolumes } from '../harness/storage';
+import { describeWith, PYTHON } from '../harness/system';
 import { makeUser } from '../harness/users';
 
 // An unmodified discovery-driven client in Python (Debian's python3-googleapi) finds the block
 // service, writes blocks, saves a collection, reads every block and a file back.
-const PYTHON = '/usr/bin/python3';
 const SCRIPT = join(__dirname, '..', 'clients', 'keep_client.py');
 const dirs = volumeDirs(1);
 const d = useDeployment(withVolumes(dirs));
 
-describe('a Python client built from the discovery document', () => {
+describeWith('python3-googleapi', 'a Python client built from the discovery document', () => {
   it('writes and reads blocks and files as existing cluster clients do', async () => {
     const u = await makeUser(d.current);
     const { stdout } = await promisify(execFile)(PYTHON, [SCRIPT, d.current.url, u.token], {

@@ -6,6 +6,7 @@ import { statement } from './db/db';
 import type { OpenedDb } from './db/open-db';
 import { refreshTimings } from './permissions/materialize';
 import { blockStoreOf } from './storage/block-store';
+import type { VocabularySource } from './vocabulary/source';
 
 /** A database that does not answer within this is reported unhealthy. */
 const PING_TIMEOUT_MS = 2_000;
@@ -28,11 +29,16 @@ async function pingDatabase(opened: OpenedDb): Promise<string | null> {
 }
 
 /**
- * A core's operations endpoints: `/_health/ping` asks its database, `/metrics` counts its
+ * A core's operations endpoints: `/_health/ping` asks its database, `/_health/vocabulary` its
+ * vocabulary file, `/metrics` counts its
  * requests, its pool's connections, its permission refreshes, and its block store's garbage
  * collection and corrupt copies.
  */
-export function coreOperations(cluster: Readonly<ClusterConfig>, opened: OpenedDb) {
+export function coreOperations(
+  cluster: Readonly<ClusterConfig>,
+  opened: OpenedDb,
+  vocabulary: VocabularySource,
+) {
   const metrics = new HttpMetrics({ app: 'core', cluster: cluster.ClusterID });
   new Gauge({
     name: 'svc_db_pool_connections',
@@ -61,6 +67,7 @@ export function coreOperations(cluster: Readonly<ClusterConfig>, opened: OpenedD
     internalToken: internalHealthToken(cluster.SystemRootToken),
     metrics,
     ping: () => pingDatabase(opened),
+    vocabulary: () => Promise.resolve(vocabulary.problem()),
   };
   return {
     operations,

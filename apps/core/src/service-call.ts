@@ -7,7 +7,8 @@ import type { Db } from './db/db';
 /**
  * A call the server makes on its own behalf (as the system user unless told otherwise), so that
  * server-side work goes through the same resource rules as client requests. With `tx`, every
- * write joins that transaction.
+ * write joins that transaction. Calls that share `locals` share what their hooks queue (mail
+ * to send once the transaction is committed).
  */
 export function serviceCall<Id extends EndpointId>(
   deps: Pick<CoreDeps, 'cluster'>,
@@ -15,6 +16,7 @@ export function serviceCall<Id extends EndpointId>(
   id: Id,
   options: OptionsOfId<Id>,
   identity: Identity = rootIdentity(deps.cluster.ClusterID),
+  locals: Record<string, unknown> = {},
 ): Call {
   return {
     cluster: deps.cluster,
@@ -28,6 +30,6 @@ export function serviceCall<Id extends EndpointId>(
     endpoint: endpointById(id)!,
     options: options as Readonly<Record<string, unknown>>,
     requestId: 'server',
-    locals: {},
+    locals,
   };
 }

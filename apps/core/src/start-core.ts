@@ -14,6 +14,9 @@ import { coreJobs, JobRunner } from './jobs';
 import { closeBlockStore, openBlockStore } from './storage/block-store';
 import { coreOperations } from './operations';
 import { startStep } from './start-failure';
+import { registerServices, type ClusterServices } from './cluster-services';
+import { Mailer } from './mail/mailer';
+import { VocabularySource } from './vocabulary/source';
 
 export interface RunningCore {
   clusterId: string;
@@ -78,6 +81,9 @@ async function startOpened(
   say: Progress,
 ): Promise<RunningCore> {
   const databaseKey = `Clusters.${cluster.ClusterID}.Database.URL`;
+  const vocabulary = await startStep(`Clusters.${cluster.ClusterID}.API.VocabularyPath`, () =>
+    Promise.resolve(new VocabularySource(cluster.API.VocabularyPath)),
+  );
   const started = Date.now();
   const applied = await startStep(databaseKey, () =>
     migrate(opened.db, undefined, (name, ms) => say(`migration ${name} applied (${ms} ms)`)),
@@ -93,13 +99,16 @@ async function startOpened(
     await opened.db.transaction((tx) => seedBuiltInPermissions(tx, cluster.ClusterID));
   });
   await openBlockStore(cluster, log);
+  const mailer = new Mailer(cluster, log);
+  const services: ClusterServices = { vocabulary, mailer, jobs: null };
+  registerServices(cluster, services);
   const listener = buildCoreListener({
     cluster,
     db: opened.db,
     proofKey: proofKey(cluster.SystemRootToken),
     log,
   });
-  const ops = coreOperations(cluster, opened);
+  const ops = coreOperations(cluster, opened, vocabulary);
   const server: Server = createServer(observedListener(listener, { log, ops: ops.operations }));
   server.keepAliveTimeout = 65_000;
   let address;
@@ -111,10 +120,12 @@ async function startOpened(
     );
   } catch (err) {
     ops.close();
+    mailer.close();
     await prisma.$disconnect();
     throw err;
   }
   const jobs = new JobRunner({ db: opened.db, cluster, log }, coreJobs(cluster));
+  services.jobs = jobs;
   jobs.start();
   const { host } = splitListen(cluster.Core.Listen);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
@@ -124,6 +135,7 @@ async function startOpened(
     await jobs.stop();
     await drain(server, CORE_DRAIN_MS);
     ops.close();
+    mailer.close();
     await prisma.$disconnect();
     await opened.db.close();
     await closeBlockStore(cluster.ClusterID);

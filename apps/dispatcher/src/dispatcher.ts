@@ -61,7 +61,9 @@ export class Dispatcher {
   }
 
   async start(): Promise<void> {
-    const me = await this.client.request('GET', '/svc/v1/api_client_authorizations/current');
+    const me = await this.client.request('GET', '/svc/v1/api_client_authorizations/current', {
+      retry: true,
+    });
     if (me.status !== 200) throw new Error(`dispatcher token: ${me.status} ${me.text}`);
     this.tokenUuid = (me.body as Container)['uuid'];
     if (this.opts.sandboxProblem) this.log(`locks nothing: ${this.opts.sandboxProblem}`);
@@ -93,6 +95,7 @@ export class Dispatcher {
     // runners ended: their tokens go, and the room goes to the containers in hand
     if (this.opts.backend.changed()) await this.fillSoon();
     const res = await this.client.request('GET', '/svc/v1/containers', {
+      retry: true,
       query: {
         filters: [
           ['state', '=', 'Queued'],
@@ -155,6 +158,7 @@ export class Dispatcher {
     page = { limit: 1000, offset: 0 },
   ): Promise<Container[]> {
     const res = await this.client.request('GET', '/svc/v1/containers', {
+      retry: true,
       query: {
         filters,
         ...(order ? { order } : {}),
@@ -177,6 +181,7 @@ export class Dispatcher {
   private update(uuid: string, attrs: Record<string, unknown>) {
     return this.client.request('PUT', `/svc/v1/containers/${uuid}`, {
       json: { container: attrs },
+      retry: true,
     });
   }
 
@@ -345,7 +350,7 @@ export class Dispatcher {
 
   private async dropToken(uuid: string): Promise<void> {
     await this.client
-      .request('DELETE', `/svc/v1/api_client_authorizations/${uuid}`)
+      .request('DELETE', `/svc/v1/api_client_authorizations/${uuid}`, { retry: true })
       .catch(() => undefined);
   }
 }

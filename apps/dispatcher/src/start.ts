@@ -53,7 +53,7 @@ export async function startDispatcher(opts: {
   let settings = opts.settings;
   let ttl = opts.blobSigningTTL;
   if (!settings) {
-    const res = await client.request('GET', '/svc/v1/config');
+    const res = await client.request('GET', '/svc/v1/config', { retry: true });
     if (res.status !== 200) throw new Error(`reading the cluster config: ${res.status}`);
     settings = (res.body as Json).Containers ?? {};
     ttl ??= (res.body as Json).Collections?.BlobSigningTTL;

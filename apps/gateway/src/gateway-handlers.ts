@@ -1,10 +1,10 @@
 import { authenticateHandler, type GatewayHandler } from './login';
 import { openApiHandler } from './openapi';
-import { SERVICE_HANDLERS } from './services';
+import { getPublicConfig } from './public-config';
 
 /** API operations the gateway answers itself (servedBy: 'gateway' in the endpoint table). */
 export const GATEWAY_HANDLERS: Readonly<Record<string, GatewayHandler>> = {
   'svc.users.authenticate': authenticateHandler,
   'svc.openapi.get': openApiHandler(),
-  ...SERVICE_HANDLERS,
+  'svc.configs.get': getPublicConfig,
 };

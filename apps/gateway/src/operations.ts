@@ -14,12 +14,16 @@ interface Check {
   error?: string;
 }
 
-/** One cluster core's `/_health/ping`, as its gateway sees it. */
-async function checkCore(cluster: Readonly<ClusterConfig>, url: string): Promise<Check> {
+/** One cluster core's `/_health/ping` (or another of its health checks), as its gateway sees it. */
+async function checkCore(
+  cluster: Readonly<ClusterConfig>,
+  url: string,
+  path = '/_health/ping',
+): Promise<Check> {
   const started = process.hrtime.bigint();
   const took = () => Number(process.hrtime.bigint() - started) / 1e9;
   try {
-    const res = await fetch(`${url}/_health/ping`, {
+    const res = await fetch(`${url}${path}`, {
       headers: { Authorization: `Bearer ${internalHealthToken(cluster.SystemRootToken)}` },
       signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
     });
@@ -63,6 +67,11 @@ export function gatewayOperations(
     token: home.ManagementToken,
     metrics,
     ping: () => Promise.resolve(null),
+    /** The vocabulary is the home core's: it checks properties with it. */
+    async vocabulary() {
+      const check = await checkCore(home, coreUrls[home.ClusterID]!, '/_health/vocabulary');
+      return check.health === 'OK' ? null : (check.error ?? 'unknown');
+    },
     async all() {
       const entries = await Promise.all(
         Object.entries(coreUrls).map(

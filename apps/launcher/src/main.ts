@@ -16,10 +16,13 @@ function loginNote(config: Readonly<Config>, url: string): string[] {
   return [`log in: ${url}/login?return_to=${encodeURIComponent(returnTo)}`];
 }
 
-/** Where people open the web console: the gateway's root (its ExternalURL when configured). */
+/**
+ * Where people open the web console: the gateway's root, or the configured
+ * Services.Workbench2.ExternalURL (else ExternalURL).
+ */
 function consoleUrl(config: Readonly<Config>, url: string): string {
-  const external = config.Clusters[config.Gateway.HomeCluster]?.ExternalURL ?? '';
-  return external !== '' ? external : `${url}/`;
+  const home = config.Clusters[config.Gateway.HomeCluster];
+  return home?.Services.Workbench2.ExternalURL || home?.ExternalURL || `${url}/`;
 }
 
 /** Each start-up step on its own line, so a slow first start (migrations) is visibly busy. */

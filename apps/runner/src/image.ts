@@ -1,7 +1,7 @@
-import type { Json } from './json';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
+  createWriteStream,
   existsSync,
   linkSync,
   lstatSync,
@@ -16,15 +16,18 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { readTar, normalizeTarPath, type TarEntry } from './tar';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { readImageArchive, type ImageConfig } from './image-archive';
+import {
+  eachTarEntry,
+  normalizeTarPath,
+  tarFileStream,
+  type TarEntryStream,
+  type TarHeader,
+} from './tar-read';
 
-/** What the runner uses of an image's configuration (execution.md §3.1). */
-export interface ImageConfig {
-  Env: string[];
-  User: string;
-  WorkingDir: string;
-}
+export type { ImageConfig } from './image-archive';
 
 export interface LoadedImage {
   /** The unpacked root (bubblewrap); empty when an engine keeps the image. */
@@ -32,54 +35,6 @@ export interface LoadedImage {
   config: ImageConfig;
   /** The engine's name of the image (podman, docker). */
   ref?: string;
-}
-
-const maybeGunzip = (b: Buffer): Buffer => (b[0] === 0x1f && b[1] === 0x8b ? gunzipSync(b) : b);
-
-/** Layers (in order) and configuration of a Docker or OCI image archive. */
-export function parseImageArchive(archive: Buffer): { layers: Buffer[]; config: ImageConfig } {
-  const files = new Map<string, TarEntry>();
-  for (const e of readTar(archive)) if (e.type === 'file') files.set(e.path, e);
-  const json = (path: string): Json => {
-    const f = files.get(normalizeTarPath(path));
-    if (!f) throw new Error(`${path} missing from the archive`);
-    return JSON.parse(f.data.toString('utf8'));
-  };
-  const blob = (digest: string) => `blobs/${digest.replace(':', '/')}`;
-  let layerPaths: string[];
-  let configJson: Json;
-  if (files.has('manifest.json')) {
-    const [m] = json('manifest.json') as Array<{ Config: string; Layers: string[] }>;
-    if (!m) throw new Error('manifest.json lists no image');
-    layerPaths = m.Layers;
-    configJson = json(m.Config);
-  } else if (files.has('index.json')) {
-    let m = json('index.json');
-    // an index may point at another index (nested) before the image manifest
-    while (m.manifests) {
-      const first = m.manifests[0];
-      if (!first) throw new Error('index.json lists no image');
-      m = json(blob(first.digest));
-    }
-    layerPaths = (m.layers as Array<{ digest: string }>).map((l) => blob(l.digest));
-    configJson = json(blob(m.config.digest));
-  } else {
-    throw new Error('not a docker save or OCI archive (no manifest.json or index.json)');
-  }
-  const layers = layerPaths.map((p) => {
-    const f = files.get(normalizeTarPath(p));
-    if (!f) throw new Error(`layer ${p} missing from the archive`);
-    return maybeGunzip(f.data);
-  });
-  const c = configJson?.config ?? configJson?.Config ?? {};
-  return {
-    layers,
-    config: {
-      Env: Array.isArray(c.Env) ? c.Env : [],
-      User: typeof c.User === 'string' ? c.User : '',
-      WorkingDir: typeof c.WorkingDir === 'string' ? c.WorkingDir : '',
-    },
-  };
 }
 
 /** True when `p` (relative, normalized) stays inside the root. */
@@ -104,62 +59,68 @@ function parentsAreReal(root: string, rel: string): boolean {
 
 const remove = (p: string) => rmSync(p, { recursive: true, force: true });
 
-/**
- * Applies one layer to `root`: whiteouts (`.wh.<name>` removes, `.wh..wh..opq` empties the
- * directory), then entries. Entries whose path or link target would leave the root are
- * refused (answered, not applied).
- */
-export function applyLayer(root: string, layer: Buffer): string[] {
-  const refused: string[] = [];
-  for (const e of readTar(layer)) {
-    if (e.path === '' || e.path === '.') continue;
-    if (!inside(e.path) || !parentsAreReal(root, e.path)) {
-      refused.push(e.path);
-      continue;
-    }
-    const base = posix.basename(e.path);
-    const parent = posix.dirname(e.path);
-    const target = join(root, e.path);
-    if (base === '.wh..wh..opq') {
-      const dir = join(root, parent);
-      if (existsSync(dir)) for (const name of readdirSync(dir)) remove(join(dir, name));
-      continue;
-    }
-    if (base.startsWith('.wh.')) {
-      remove(join(root, parent, base.slice(4)));
-      continue;
-    }
-    mkdirSync(dirname(target), { recursive: true });
-    if (e.type === 'dir') {
-      if (!existsSync(target) || !lstatSync(target).isDirectory()) {
-        remove(target);
-        mkdirSync(target, { recursive: true });
-      }
-      chmodSync(target, e.mode | 0o700);
-      continue;
-    }
-    remove(target);
-    if (e.type === 'file') {
-      writeFileSync(target, e.data, { mode: e.mode });
-      chmodSync(target, e.mode);
-    } else if (e.type === 'symlink') {
-      const resolved = posix.isAbsolute(e.linkname)
-        ? e.linkname.slice(1)
-        : posix.join(parent, e.linkname);
-      if (!inside(resolved)) {
-        refused.push(e.path);
-        continue;
-      }
-      symlinkSync(e.linkname, target);
-    } else if (e.type === 'hardlink') {
-      const from = normalizeTarPath(e.linkname);
-      if (!inside(from) || !parentsAreReal(root, from)) {
-        refused.push(e.path);
-        continue;
-      }
-      linkSync(join(root, from), target);
-    }
+/** Whether an entry may be written: its path stays in the root and no parent is a symlink. */
+const writable = (root: string, path: string): boolean =>
+  inside(path) && parentsAreReal(root, path);
+
+/** Applies a whiteout entry (`.wh.<name>` removes, `.wh..wh..opq` empties the directory). */
+function whiteout(root: string, path: string): boolean {
+  const base = posix.basename(path);
+  const parent = posix.dirname(path);
+  if (base === '.wh..wh..opq') {
+    const dir = join(root, parent);
+    if (existsSync(dir)) for (const name of readdirSync(dir)) remove(join(dir, name));
+    return true;
   }
+  if (!base.startsWith('.wh.')) return false;
+  remove(join(root, parent, base.slice(4)));
+  return true;
+}
+
+/** Writes one entry below `root`; answers false when it was refused (it would leave the root). */
+async function applyEntry(root: string, e: TarHeader, body: TarEntryStream): Promise<boolean> {
+  const target = join(root, e.path);
+  mkdirSync(dirname(target), { recursive: true });
+  if (e.type === 'dir') {
+    if (!existsSync(target) || !lstatSync(target).isDirectory()) {
+      remove(target);
+      mkdirSync(target, { recursive: true });
+    }
+    chmodSync(target, e.mode | 0o700);
+    return true;
+  }
+  if (e.type === 'symlink') {
+    const resolved = posix.isAbsolute(e.linkname)
+      ? e.linkname.slice(1)
+      : posix.join(posix.dirname(e.path), e.linkname);
+    if (!inside(resolved)) return false;
+    remove(target);
+    symlinkSync(e.linkname, target);
+  } else if (e.type === 'hardlink') {
+    const from = normalizeTarPath(e.linkname);
+    if (!writable(root, from)) return false;
+    remove(target);
+    linkSync(join(root, from), target);
+  } else if (e.type === 'file') {
+    remove(target);
+    await pipeline(body, createWriteStream(target, { mode: e.mode }));
+    chmodSync(target, e.mode);
+  }
+  return true;
+}
+
+/**
+ * Applies one layer (a tar stream) to `root`: whiteouts, then entries, each file streamed to
+ * disk. Entries whose path or link target would leave the root are refused (answered, not
+ * applied).
+ */
+export async function applyLayer(root: string, layer: Readable): Promise<string[]> {
+  const refused: string[] = [];
+  await eachTarEntry(layer, async (e, body) => {
+    if (e.path === '' || e.path === '.') return;
+    if (!writable(root, e.path)) refused.push(e.path);
+    else if (!whiteout(root, e.path) && !(await applyEntry(root, e, body))) refused.push(e.path);
+  });
   return refused;
 }
 
@@ -192,22 +153,36 @@ export class ImageCache {
     };
   }
 
-  /** Unpacks an archive into the cache; answers the image and the refused entries. */
-  store(pdh: string, archive: Buffer): LoadedImage & { refused: string[] } {
-    const { layers, config } = parseImageArchive(archive);
+  /**
+   * Unpacks an archive file into the cache (its members taken apart in `scratch`, removed
+   * after); answers the image and the refused entries.
+   */
+  async store(
+    pdh: string,
+    archive: string,
+    scratch: string,
+  ): Promise<LoadedImage & { refused: string[] }> {
     const dir = this.dirOf(pdh);
     const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
     const root = join(tmp, 'root');
     mkdirSync(root, { recursive: true });
+    mkdirSync(scratch, { recursive: true });
     const refused: string[] = [];
+    let config: ImageConfig;
     try {
-      for (const layer of layers) refused.push(...applyLayer(root, layer));
+      const parts = await readImageArchive(archive, scratch);
+      config = parts.config;
+      for (const layer of parts.layers) {
+        refused.push(...(await applyLayer(root, await tarFileStream(layer))));
+      }
       writeFileSync(join(tmp, 'config.json'), JSON.stringify(config));
       if (existsSync(dir)) remove(tmp);
       else renameSync(tmp, dir);
     } catch (err) {
       remove(tmp);
       throw err;
+    } finally {
+      remove(scratch);
     }
     this.evict(dir);
     return { root: join(dir, 'root'), config, refused };

@@ -1,7 +1,8 @@
 import type { Json } from './json';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import type { DirNode, FileNode, TreeNode } from '@svc/blocks';
+import { CorruptBlockError } from '@svc/client';
+import type { DirNode, TreeNode } from '@svc/blocks';
 import type { CollectionStore } from './store';
 
 /** A failure that ends the container Cancelled with this message (execution.md §3). */
@@ -33,15 +34,20 @@ export interface PreparedMounts {
 export const within = (target: string, dir: string): boolean =>
   target === dir || target.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
 
-async function materialize(store: CollectionStore, node: TreeNode, host: string): Promise<void> {
-  if (node.kind === 'file') {
-    mkdirSync(dirname(host), { recursive: true });
-    writeFileSync(host, await store.readFile(node as FileNode));
-    return;
-  }
-  mkdirSync(host, { recursive: true });
-  for (const [name, child] of (node as DirNode).children) {
-    await materialize(store, child, join(host, name));
+/**
+ * Writes a collection node's files at `host`, streamed and checked block by block. A block no
+ * copy of which reads right ends the container with the contract's error (execution.md §3.3).
+ */
+export async function materialize(
+  store: CollectionStore,
+  node: TreeNode,
+  host: string,
+): Promise<void> {
+  try {
+    await store.materialize(node, host);
+  } catch (err) {
+    if (err instanceof CorruptBlockError) throw new ContainerError(`block ${err.hash} is corrupt`);
+    throw err;
   }
 }
 
@@ -154,9 +160,3 @@ export async function prepareMounts(
   }
   return result;
 }
-
-/** Copies a file (used for writable copies made by the output rules). */
-export const copyFile = (from: string, to: string) => {
-  mkdirSync(dirname(to), { recursive: true });
-  copyFileSync(from, to);
-};

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { parseImageArchive, type ImageConfig } from './image';
-import { archiveNamed } from './image-names';
+import type { ImageConfig } from './image-archive';
+import { writeArchiveNamed } from './image-names';
 import type { HostMount } from './mounts';
 
 /** The engines that run a container with a daemon-style CLI (execution.md §1). */
@@ -99,30 +99,30 @@ export function loadedImage(stdout: string): string | undefined {
   return /Loaded image(?: ID)?(?:\(s\))?:\s*(\S+)/.exec(stdout)?.[1]?.split(',')[0];
 }
 
-/** The image of `pdh` in the engine's store, loaded from its archive when missing. */
+/** The image's configuration as the engine keeps it, or undefined when it has no such image. */
+const inspectConfig = (engine: OciEngine, ref: string) =>
+  engineCommand(engine)(['image', 'inspect', '--format', '{{json .Config}}', ref])
+    .then((out) => configOf(JSON.parse(out) as Partial<ImageConfig> | null))
+    .catch(() => undefined);
+
+/**
+ * The image of `pdh` in the engine's store, loaded when missing from its archive (a file
+ * `archive()` writes), renamed on the way as a stream.
+ */
 export async function ociImage(
   engine: OciEngine,
   pdh: string,
-  archive: () => Promise<Buffer>,
+  archive: () => Promise<string>,
   work: string,
 ): Promise<{ ref: string; config: ImageConfig; loaded: boolean }> {
   const ref = imageTag(pdh);
-  const inspect = await engineCommand(engine)([
-    'image',
-    'inspect',
-    '--format',
-    '{{json .Config}}',
-    ref,
-  ])
-    .then((out) => JSON.parse(out) as Partial<ImageConfig> | null)
-    .catch(() => undefined);
-  if (inspect !== undefined) return { ref, config: configOf(inspect), loaded: false };
-  const bytes = await archive();
-  // the configuration as the bubblewrap engine reads it (and the archive checked the same way)
-  const { config } = parseImageArchive(bytes);
-  const file = join(work, 'image.tar');
-  writeFileSync(file, archiveNamed(bytes, ref));
+  const cached = await inspectConfig(engine, ref);
+  if (cached) return { ref, config: cached, loaded: false };
+  const source = await archive();
+  const file = join(work, 'image-named.tar');
   try {
+    await writeArchiveNamed(source, file, ref);
+    rmSync(source, { force: true });
     const loaded = await engineCommand(engine)(['load', '--input', file]);
     const id = loadedImage(loaded);
     if (!id) throw new Error(`${engine} load named no image: ${loaded.trim()}`);
@@ -130,7 +130,10 @@ export async function ociImage(
     await engineCommand(engine)(['tag', id, ref]);
   } finally {
     rmSync(file, { force: true });
+    rmSync(source, { force: true });
   }
+  const config = await inspectConfig(engine, ref);
+  if (!config) throw new Error(`${engine} has no image ${ref} after loading it`);
   return { ref, config, loaded: true };
 }
 

@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { cloneNode, newDir, serializeManifestTree, type DirNode, type TreeNode } from '@svc/blocks';
 import { ContainerError, within, type HostMount } from './mounts';
@@ -78,7 +78,7 @@ export class OutputSaver {
       await this.dir(resolved.path, dir, depth + 1);
       return dir;
     }
-    if (st.isFile()) return this.store.writeFile(readFileSync(this.hostOf(resolved.path)));
+    if (st.isFile()) return this.store.storeFile(this.hostOf(resolved.path), st.size);
     return null; // sockets, fifos, devices: not saved
   }
 

@@ -1,43 +1,48 @@
 import type { Json } from './json';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { ApiClient } from './http';
-import { serializeManifestTree, type FileNode } from '@svc/blocks';
+import { ContainerDispatch, SvcClient } from '@svc/client';
 import { Cgroups } from './cgroup';
-import { EngineImages } from './engine-images';
-import { ImageCache, type LoadedImage } from './image';
+import { containerEnv } from './environment';
+import type { LoadedImage } from './image';
+import { loadImage } from './load-image';
+import { LogCollection } from './log-collection';
 import { LogFile } from './logs';
 import { ContainerError, prepareMounts, type PreparedMounts } from './mounts';
 import { OutputSaver } from './output';
 import { startSandbox, userOf } from './sandbox';
-import {
-  engineCommand,
-  imageTag,
-  ociImage,
-  removeOci,
-  signalOci,
-  startOci,
-  writeEnvFile,
-  type OciEngine,
-} from './oci';
+import { removeOci, signalOci, startOci, writeEnvFile, type OciEngine } from './oci';
 import type { RunnerInput } from './settings';
 import { CollectionStore } from './store';
 
 type Container = Json;
-const LOG_FILES = ['stdout.txt', 'stderr.txt', 'runner.txt', 'usage.txt', 'container.json'];
+
+/**
+ * One client per API and TLS setting for the whole process, each token a view of it: a worker
+ * that runs one container after another keeps its connections to the API open for the next
+ * (the token is a header of each request, not a property of the connection).
+ */
+const baseClients = new Map<string, SvcClient>();
+function clientFor(input: RunnerInput, token: string): SvcClient {
+  const key = `${input.apiHost} ${input.insecure}`;
+  let base = baseClients.get(key);
+  if (!base) {
+    base = new SvcClient({ host: input.apiHost, token: null, insecure: input.insecure });
+    baseClients.set(key, base);
+  }
+  return base.withToken(token);
+}
 
 /** One container's run, step by step (execution.md §3). */
 class Run {
-  private readonly admin: ApiClient;
+  private readonly admin: SvcClient;
   private readonly store: CollectionStore;
   private readonly logDir: string;
   private readonly runnerLog: LogFile;
-  private logCollection: string | null = null;
-  private logPdh: string | null = null;
+  private readonly logs: LogCollection;
   private stopReason: 'cancel' | 'maxrun' | null = null;
   private child: ReturnType<typeof startSandbox> | null = null;
   private cgroups: Cgroups | null = null;
-  private saving: Promise<void> = Promise.resolve();
   /** Whether podman or docker found the container killed for memory. */
   private engineOom = false;
   /** podman or docker (execution.md §1), or null for bubblewrap. */
@@ -55,12 +60,12 @@ class Run {
   ) {
     this.engine = input.engine === 'podman' || input.engine === 'docker' ? input.engine : null;
     this.commandEnded = new Promise<void>((r) => (this.endCommand = r));
-    this.admin = new ApiClient(input.apiHost, input.recordToken, input.insecure);
-    const own = new ApiClient(input.apiHost, input.containerToken, input.insecure);
-    this.store = new CollectionStore(own);
+    this.admin = clientFor(input, input.recordToken);
+    this.store = new CollectionStore(clientFor(input, input.containerToken));
     this.logDir = join(work, 'logs');
     mkdirSync(this.logDir, { recursive: true });
     this.runnerLog = new LogFile(join(this.logDir, 'runner.txt'), input.logBytesPerFile);
+    this.logs = new LogCollection(this.store, this.logDir, uuid);
   }
 
   private get cgroupName(): string {
@@ -76,110 +81,53 @@ class Run {
     this.runnerLog.line(text);
   }
 
+  /** Updates the container record with the runner's scoped token (retried on 502/503). */
   async update(attrs: Record<string, unknown>): Promise<Container> {
-    const res = await this.admin.request('PUT', `/svc/v1/containers/${this.uuid}`, {
-      json: { container: attrs },
-    });
-    if (res.status !== 200) throw new Error(`updating the container: ${res.status} ${res.text}`);
-    return res.body as Container;
+    try {
+      return (await this.admin.api.containers.update({
+        uuid: this.uuid,
+        attributes: attrs as never,
+      })) as Container;
+    } catch (err) {
+      throw new Error(`updating the container: ${(err as Error).message}`, { cause: err });
+    }
   }
 
   async container(): Promise<Container> {
-    const res = await this.admin.request('GET', `/svc/v1/containers/${this.uuid}`);
-    if (res.status !== 200) throw new Error(`reading the container: ${res.status} ${res.text}`);
-    return res.body as Container;
-  }
-
-  /** The image root, from the cache or unpacked from its collection's one `.tar` file. */
-  async loadImage(pdh: string): Promise<LoadedImage> {
-    if (this.engine) return this.loadEngineImage(this.engine, pdh);
-    const cache = new ImageCache(this.input.cacheDir);
-    const hit = cache.lookup(pdh);
-    if (hit) {
-      this.note(`image ${pdh} found in the cache`);
-      return hit;
-    }
     try {
-      const image = cache.store(pdh, await this.readArchive(pdh));
-      for (const r of image.refused) this.note(`image entry refused (leaves the root): ${r}`);
-      return image;
+      return (await this.admin.api.containers.get({ uuid: this.uuid })) as Container;
     } catch (err) {
-      throw new ContainerError(`cannot load image ${pdh}: ${(err as Error).message}`);
+      throw new Error(`reading the container: ${(err as Error).message}`, { cause: err });
     }
   }
 
-  /** The bytes of the image collection's one `.tar` file. */
-  private async readArchive(pdh: string): Promise<Buffer> {
-    // progress only when loading takes time: a cached image costs no request
-    await this.update({ runtime_status: { activity: 'loading image' } });
-    const tree = await this.store.tree(pdh);
-    const tars = [...tree.children].filter(
-      ([n, node]) => node.kind === 'file' && n.endsWith('.tar'),
+  /** The container's image, ready to run (execution.md §3.1). */
+  loadImage(pdh: string): Promise<LoadedImage> {
+    return loadImage(
+      {
+        store: this.store,
+        cacheDir: this.input.cacheDir,
+        work: this.work,
+        engine: this.engine,
+        note: (t) => this.note(t),
+        // progress only when loading takes time: a cached image costs no request
+        loading: () => this.update({ runtime_status: { activity: 'loading image' } }),
+      },
+      pdh,
     );
-    if (tars.length !== 1 || tree.children.size !== 1) {
-      throw new Error('the collection must hold exactly one .tar file');
-    }
-    const archive = await this.store.readFile(tars[0]![1] as FileNode);
-    this.note(`image archive ${tars[0]![0]} read (${archive.length} bytes), loading`);
-    return archive;
-  }
-
-  /** podman or docker: the image in the engine's own store, loaded once per PDH. */
-  private async loadEngineImage(engine: OciEngine, pdh: string): Promise<LoadedImage> {
-    try {
-      const cached = new EngineImages(engineCommand(engine), join(this.input.cacheDir, engine));
-      // before the load: another runner's eviction must find this image recently used
-      cached.touch(imageTag(pdh));
-      const image = await ociImage(engine, pdh, () => this.readArchive(pdh), this.work);
-      this.note(
-        `image ${pdh} ${image.loaded ? 'loaded into' : 'found in'} ${engine} as ${image.ref}`,
-      );
-      // only a load grows the store
-      if (image.loaded) {
-        for (const gone of await cached.evict(image.ref).catch(() => [])) {
-          this.note(`image ${gone} removed from ${engine} (least recently used)`);
-        }
-      }
-      return { root: '', config: image.config, ref: image.ref };
-    } catch (err) {
-      throw new ContainerError(`cannot load image ${pdh}: ${(err as Error).message}`);
-    }
   }
 
   /**
-   * Saves the log files as the log collection and sets the container's `log`. The files go
-   * in one block (one request, however many files); the final save also sets the
-   * collection's expiry, so no request is left for after the container is final.
+   * Saves the log collection and, while running, sets the container's `log` to it (the
+   * final save sets the expiry instead, and `finish` sets `log`).
    */
-  saveLogs(final = false): Promise<void> {
-    this.saving = this.saving.then(async () => {
-      const files: [string, Buffer][] = [];
-      for (const name of LOG_FILES) {
-        try {
-          files.push([name, readFileSync(join(this.logDir, name))]);
-        } catch {
-          /* not written (a redirected stream) */
-        }
-      }
-      const manifest_text = serializeManifestTree(await this.store.writeFiles(files));
-      const expiry = final ? this.expiry() : {};
-      const record = this.logCollection
-        ? await this.store.update(this.logCollection, { manifest_text, ...expiry })
-        : await this.store.create({
-            name: `Log of container ${this.uuid}`,
-            manifest_text,
-            properties: { type: 'log', container_uuid: this.uuid },
-            ...expiry,
-          });
-      this.logCollection = record['uuid'];
-      if (record['portable_data_hash'] !== this.logPdh) {
-        this.logPdh = record['portable_data_hash'];
-        if (!final) await this.update({ log: this.logPdh });
-      }
-    });
-    return this.saving.catch((err) =>
-      this.note(`saving the log failed: ${(err as Error).message}`),
-    );
+  async saveLogs(final = false): Promise<void> {
+    try {
+      const changed = await this.logs.save(final ? this.expiry() : null);
+      if (changed && !final) await this.update({ log: this.logs.pdh });
+    } catch (err) {
+      this.note(`saving the log failed: ${(err as Error).message}`);
+    }
   }
 
   /**
@@ -192,20 +140,8 @@ class Run {
   }
 
   env(c: Container, image: LoadedImage): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const kv of image.config.Env) {
-      const eq = kv.indexOf('=');
-      if (eq > 0) env[kv.slice(0, eq)] = kv.slice(eq + 1);
-    }
-    Object.assign(env, c['environment'] ?? {});
-    if (c['runtime_constraints']?.['API']) {
-      const url = new URL(this.input.apiHost);
-      env['SVC_API_HOST'] = url.protocol === 'http:' ? this.input.apiHost : url.host;
-      env['SVC_API_TOKEN'] = this.input.containerToken;
-      env['SVC_API_HOST_INSECURE'] = this.input.insecure ? '1' : '0';
-    }
-    if (!env['PATH']) env['PATH'] = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-    return env;
+    const { apiHost, containerToken: token, insecure } = this.input;
+    return containerEnv(c, image.config, { apiHost, token, insecure });
   }
 
   /** SIGTERM to the runner, or max_run_time: stop the command (SIGKILL after 5 s). */
@@ -370,10 +306,43 @@ class Run {
     return code;
   }
 
+  /**
+   * The container's output once its command ended (execution.md §3.7): the `output` it set
+   * itself with its own token (a workflow runner's assembled collection), which is kept; else
+   * the output directory saved by the output rules. `pdh` null: no output directory and none
+   * set (the final update then leaves `output` as it is).
+   */
+  private async output(
+    c: Container,
+    mounts: PreparedMounts,
+  ): Promise<{ pdh: string | null } | { invalid: string }> {
+    // only a container with API access holds a token it can reach the API with
+    const own = c['runtime_constraints']?.['API'] ? (await this.container())['output'] : null;
+    if (typeof own === 'string') {
+      this.note(`output was set by the container: ${own}`);
+      return { pdh: null };
+    }
+    if (!mounts.outputDir) return { pdh: null };
+    try {
+      const saver = new OutputSaver(this.store, c['output_path'], mounts.outputDir, mounts.mounts);
+      const out = await this.store.create({
+        name: `Output of container ${this.uuid}`,
+        manifest_text: await saver.manifest(),
+        properties: { type: 'output', container_uuid: this.uuid },
+        ...this.expiry(),
+      });
+      this.note(`output saved: ${out['portable_data_hash']}`);
+      return { pdh: out['portable_data_hash'] };
+    } catch (err) {
+      if (err instanceof ContainerError) return { invalid: err.message };
+      throw err;
+    }
+  }
+
   async finish(attrs: Record<string, unknown>): Promise<void> {
     this.runnerLog.end();
     await this.saveLogs(true);
-    if (this.logPdh) attrs['log'] = this.logPdh;
+    if (this.logs.pdh) attrs['log'] = this.logs.pdh;
     await this.update(attrs);
   }
 
@@ -382,7 +351,7 @@ class Run {
     // in one round trip
     const [first, secrets] = await Promise.all([
       this.locked ?? this.container(),
-      this.store.client.request('GET', `/svc/v1/containers/${this.uuid}/secret_mounts`),
+      new ContainerDispatch(this.store.client).secretMounts(this.uuid),
     ]);
     let c = first;
     const { secret_mounts: _s, ...visible } = c;
@@ -431,44 +400,22 @@ class Run {
       // progress only when saving takes time: a small output costs no request for it
       let saying: Promise<unknown> = Promise.resolve();
       const slow = setTimeout(() => (saying = this.update({ runtime_status: status })), 1000);
-      let output: string | null = null;
-      if (mounts.outputDir) {
-        try {
-          const saver = new OutputSaver(
-            this.store,
-            c['output_path'],
-            mounts.outputDir,
-            mounts.mounts,
-          );
-          const manifest_text = await saver.manifest();
-          const out = await this.store.create({
-            name: `Output of container ${this.uuid}`,
-            manifest_text,
-            properties: { type: 'output', container_uuid: this.uuid },
-            ...this.expiry(),
-          });
-          output = out['portable_data_hash'];
-          this.note(`output saved: ${output}`);
-        } catch (err) {
-          clearTimeout(slow);
-          await saying;
-          if (!(err instanceof ContainerError)) throw err;
-          this.note(`invalid output: ${err.message}`);
-          await this.finish({
-            state: 'Cancelled',
-            exit_code: code,
-            runtime_status: { error: err.message },
-          });
-          return 0;
-        }
-      }
-      clearTimeout(slow);
+      const output = await this.output(c, mounts).finally(() => clearTimeout(slow));
       await saying;
       const { activity: _a, ...rest } = status;
+      if ('invalid' in output) {
+        this.note(`invalid output: ${output.invalid}`);
+        await this.finish({
+          state: 'Cancelled',
+          exit_code: code,
+          runtime_status: { error: output.invalid },
+        });
+        return 0;
+      }
       await this.finish({
         state: 'Complete',
         exit_code: code,
-        ...(output ? { output } : {}),
+        ...(output.pdh ? { output: output.pdh } : {}),
         runtime_status: rest,
       });
       return 0;

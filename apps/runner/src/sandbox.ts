@@ -46,10 +46,48 @@ export function userOf(root: string, user: string): { uid: number; gid: number }
   return { uid, gid };
 }
 
+/** Every directory above a mount target (`/var/lib/x/in.json` → `/var`, `/var/lib`, `/var/lib/x`). */
+function mountParents(mounts: readonly HostMount[]): Set<string> {
+  const parents = new Set<string>();
+  for (const m of mounts) {
+    for (let p = posix.dirname(m.target); p !== '/'; p = posix.dirname(p)) parents.add(p);
+  }
+  return parents;
+}
+
 /**
- * The bubblewrap arguments: a tmpfs root holding the image's top-level entries read-only
- * (so mount points can be made anywhere), /proc, /dev, a private /tmp, the mounts, then the
- * root made read-only. Own process, IPC, mount (and network unless API) namespaces.
+ * The image's entries of one directory, read-only: each bound from the image, but a directory
+ * holding a mount target, which is made anew in the sandbox's own root (a tmpfs, read-only in
+ * the end) and filled the same way, so the mount point can be made inside it and the rest of
+ * the image around it stays as it was (execution.md §3.3).
+ */
+function imageEntries(
+  hostDir: string,
+  sandboxDir: string,
+  parents: ReadonlySet<string>,
+  targets: ReadonlySet<string>,
+): string[] {
+  const args: string[] = [];
+  for (const name of readdirSync(hostDir)) {
+    if (sandboxDir === '/' && (name === 'proc' || name === 'dev')) continue;
+    const host = join(hostDir, name);
+    const at = posix.join(sandboxDir, name);
+    if (targets.has(at)) continue; // the mount takes its place
+    const st = lstatSync(host);
+    if (st.isSymbolicLink()) args.push('--symlink', readlinkSync(host), at);
+    else if (st.isDirectory() && parents.has(at)) {
+      args.push('--perms', (st.mode & 0o7777).toString(8), '--dir', at);
+      args.push(...imageEntries(host, at, parents, targets));
+    } else args.push('--ro-bind', host, at);
+  }
+  return args;
+}
+
+/**
+ * The bubblewrap arguments: a tmpfs root holding the image's entries read-only (directories
+ * above mount targets made anew, so mount points can be made anywhere), /proc, /dev, a private
+ * /tmp, the mounts, then the root made read-only. Own process, IPC, mount (and network unless
+ * API) namespaces.
  */
 export function bwrapArgs(spec: SandboxSpec): string[] {
   const args = ['--die-with-parent', '--unshare-all', '--new-session'];
@@ -57,13 +95,8 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   if (spec.uid !== 0 || spec.gid !== 0)
     args.push('--uid', String(spec.uid), '--gid', String(spec.gid));
   args.push('--tmpfs', '/');
-  for (const name of readdirSync(spec.root)) {
-    if (name === 'proc' || name === 'dev') continue;
-    const host = join(spec.root, name);
-    const st = lstatSync(host);
-    if (st.isSymbolicLink()) args.push('--symlink', readlinkSync(host), `/${name}`);
-    else args.push('--ro-bind', host, `/${name}`);
-  }
+  const targets = new Set(spec.mounts.map((m) => m.target));
+  args.push(...imageEntries(spec.root, '/', mountParents(spec.mounts), targets));
   args.push('--proc', '/proc', '--dev', '/dev');
   if (!spec.mounts.some((m) => m.target === '/tmp')) args.push('--tmpfs', '/tmp');
   for (const m of spec.mounts) {

@@ -1,35 +1,31 @@
 import type { Json } from './json';
-import { createHash } from 'node:crypto';
-import { request } from 'undici';
-import type { ApiRequester } from './http';
+import { mkdir } from 'node:fs/promises';
+import { MAX_BLOCK_SIZE, storeFile, writeFiles, type SvcClient } from '@svc/client';
 import {
   newDir,
-  dirAt,
   parseManifestTree,
-  serializeManifestTree,
+  treeEntries,
   type DirNode,
   type FileNode,
+  type TreeNode,
 } from '@svc/blocks';
 
-/** Largest block the block service takes (storage.md §4). */
-const BLOCK_SIZE = 64 * 1024 * 1024;
-
 /**
- * Collections with real bytes, through the public API and the block service only: what a
- * runner reads (image, mounts) and writes (logs, output) with the container's own token.
+ * Collections with real bytes, through the public API and the block service only (the
+ * client's one retry policy: idempotent calls and block transfers are tried again on
+ * 502/503, a collection's POST never): what a runner reads (image, mounts) and writes (logs,
+ * output) with the container's own token. Files are read and written as streams.
  */
 export class CollectionStore {
-  constructor(readonly client: ApiRequester) {}
-
-  private auth(): Record<string, string> {
-    return this.client.token ? { authorization: `Bearer ${this.client.token}` } : {};
-  }
+  constructor(readonly client: SvcClient) {}
 
   /** A collection by uuid or PDH; its manifest comes back signed for this token. */
   async get(id: string): Promise<Json> {
-    const res = await this.client.request('GET', `/svc/v1/collections/${encodeURIComponent(id)}`);
-    if (res.status !== 200) throw new Error(`collection ${id}: ${res.status} ${res.text.trim()}`);
-    return res.body as Json;
+    try {
+      return (await this.client.api.collections.get({ uuid: id })) as Json;
+    } catch (err) {
+      throw new Error(`collection ${id}: ${(err as Error).message}`, { cause: err });
+    }
   }
 
   /** The file tree of a collection (signed locators). */
@@ -37,48 +33,43 @@ export class CollectionStore {
     return parseManifestTree((await this.get(id))['manifest_text'] ?? '');
   }
 
-  async readBlock(locator: string): Promise<Buffer> {
-    const res = await request(`${this.client.baseUrl}/${locator}`, { headers: this.auth() });
-    const body = Buffer.from(await res.body.arrayBuffer());
-    if (res.statusCode !== 200) {
-      throw new Error(
-        `block ${locator.split('+')[0]}: ${res.statusCode} ${body.toString().trim()}`,
-      );
-    }
-    return body;
-  }
-
-  /** The bytes of one file node. */
+  /** The bytes of one (small) file node, every block checked. */
   async readFile(node: FileNode): Promise<Buffer> {
-    const cache = new Map<string, Buffer>();
+    const blocks = new Map<string, Buffer>();
     const parts: Buffer[] = [];
     for (const s of node.segments) {
-      let block = cache.get(s.locator);
-      if (!block) {
-        block = await this.readBlock(s.locator);
-        cache.set(s.locator, block);
-      }
+      let block = blocks.get(s.locator);
+      if (!block) blocks.set(s.locator, (block = await this.client.blocks.get(s.locator)));
       parts.push(block.subarray(s.offset, s.offset + s.length));
     }
     return Buffer.concat(parts);
   }
 
+  /**
+   * Writes a node's files (and empty directories) at `host`: each block read once as a
+   * stream, checked against its size and MD5 (other copies are tried first; a block that
+   * stays bad throws a CorruptBlockError), so memory does not grow with file size.
+   */
+  async materialize(node: TreeNode, host: string): Promise<void> {
+    const { files, dirs } = treeEntries(node, host);
+    for (const d of dirs) await mkdir(d, { recursive: true });
+    await writeFiles(this.client.blocks, files);
+  }
+
   /** Stores bytes as blocks; answers the file node (signed locators). */
   async writeFile(data: Buffer): Promise<FileNode> {
     const segments: FileNode['segments'] = [];
-    for (let at = 0; at < data.length; at += BLOCK_SIZE) {
-      const chunk = data.subarray(at, at + BLOCK_SIZE);
-      const md5 = createHash('md5').update(chunk).digest('hex');
-      const res = await request(`${this.client.baseUrl}/${md5}+${chunk.length}`, {
-        method: 'PUT',
-        headers: { ...this.auth(), 'content-type': 'application/octet-stream' },
-        body: chunk,
-      });
-      const text = (await res.body.text()).trim();
-      if (res.statusCode !== 200) throw new Error(`storing a block: ${res.statusCode} ${text}`);
-      segments.push({ locator: text, offset: 0, length: chunk.length });
+    for (let at = 0; at < data.length; at += MAX_BLOCK_SIZE) {
+      const chunk = data.subarray(at, at + MAX_BLOCK_SIZE);
+      const { locator } = await this.client.blocks.put(chunk);
+      segments.push({ locator, offset: 0, length: chunk.length });
     }
     return { kind: 'file', segments, size: data.length };
+  }
+
+  /** Stores a file of `size` bytes from disk as blocks, each read as a stream. */
+  async storeFile(path: string, size: number): Promise<FileNode> {
+    return { kind: 'file', segments: await storeFile(this.client.blocks, path, size), size };
   }
 
   /**
@@ -106,22 +97,14 @@ export class CollectionStore {
     return dir;
   }
 
-  /** Creates a collection; answers its record. */
+  /** Creates a collection (never retried: a repeated POST would make a second one). */
   async create(attrs: Record<string, unknown>): Promise<Json> {
-    const res = await this.client.request('POST', '/svc/v1/collections', {
-      json: { collection: attrs },
-    });
-    if (res.status !== 200) throw new Error(`saving a collection: ${res.status} ${res.text}`);
-    return res.body as Json;
+    return (await this.client.api.collections.create({ attributes: attrs as never })) as Json;
   }
 
   async update(uuid: string, attrs: Record<string, unknown>): Promise<Json> {
-    const res = await this.client.request('PUT', `/svc/v1/collections/${uuid}`, {
-      json: { collection: attrs },
-    });
-    if (res.status !== 200) throw new Error(`saving a collection: ${res.status} ${res.text}`);
-    return res.body as Json;
+    return (await this.client.api.collections.update({ uuid, attributes: attrs as never })) as Json;
   }
 }
 
-export { newDir, dirAt, serializeManifestTree, type DirNode, type FileNode };
+export { newDir, serializeManifestTree, type DirNode, type FileNode } from '@svc/blocks';

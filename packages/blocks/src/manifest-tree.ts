@@ -174,3 +174,21 @@ export const treeSize = (node: TreeNode): number =>
   node.kind === 'file'
     ? node.size
     : [...node.children.values()].reduce((n, c) => n + treeSize(c), 0);
+
+/** Every file under a node with its path below `dest` (`dest` itself for a file), and every directory. */
+export function treeEntries(
+  node: TreeNode,
+  dest: string,
+): { files: [string, FileNode][]; dirs: string[] } {
+  const out = { files: [] as [string, FileNode][], dirs: [] as string[] };
+  const walk = (n: TreeNode, at: string): void => {
+    if (n.kind === 'file') {
+      out.files.push([at, n]);
+      return;
+    }
+    out.dirs.push(at);
+    for (const [name, child] of n.children) walk(child, `${at}/${name}`);
+  };
+  walk(node, dest.replace(/\/+$/, '') || '/');
+  return out;
+}

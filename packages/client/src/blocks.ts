@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { sleep } from './exchange';
 import { request } from './transport';
@@ -19,6 +20,30 @@ export interface StoredBlock {
   /** `X-Keep-Replicas-Stored`. */
   replicas: number;
 }
+
+/**
+ * A block whose bytes, as read, do not match its locator (size or MD5), or whose read was cut
+ * off. Reads are tried again first, so it means every copy tried was bad.
+ */
+export class CorruptBlockError extends BlockError {
+  constructor(
+    readonly hash: string,
+    detail: string,
+  ) {
+    super(502, `block ${hash}: ${detail}`);
+  }
+}
+
+/** A failure of the caller's sink (a disk write): never retried, thrown as it was. */
+class SinkError extends Error {
+  constructor(readonly original: unknown) {
+    super('sink failed');
+  }
+}
+
+/** The connection was closed under a request it carried: what a cut-off corrupt read looks like. */
+const cutOff = (err: unknown): boolean =>
+  ['UND_ERR_SOCKET', 'ECONNRESET'].includes(String((err as { code?: unknown }).code));
 
 const RETRIES = 3;
 const retryable = (status: number) => status === 502 || status === 503;
@@ -43,7 +68,8 @@ export class BlockClient {
       try {
         return await fn();
       } catch (err) {
-        const again = err instanceof BlockError ? retryable(err.status) : true;
+        const again =
+          err instanceof BlockError ? retryable(err.status) : !(err instanceof SinkError);
         if (n >= RETRIES || !again) throw err;
         await sleep(200 * 2 ** n);
       }
@@ -53,11 +79,26 @@ export class BlockClient {
   /** `PUT /<md5>` of one block (≤ 64 MiB); `hash` when the caller already computed it. */
   put(data: Uint8Array, hash?: string): Promise<StoredBlock> {
     const md5 = hash ?? createHash('md5').update(data).digest('hex');
+    return this.send(md5, data.length, () => data);
+  }
+
+  /**
+   * `PUT /<md5>` of a block whose bytes come from a stream (a range of a file), made afresh for
+   * each try: memory does not grow with the block's size.
+   */
+  putStream(hash: string, size: number, body: () => Readable): Promise<StoredBlock> {
+    return this.send(hash, size, body);
+  }
+
+  private send(md5: string, size: number, body: () => Uint8Array | Readable): Promise<StoredBlock> {
     return this.attempt(async () => {
       const res = await request(`${this.baseUrl}/${md5}`, {
         method: 'PUT',
-        headers: this.headers({ 'content-type': 'application/octet-stream' }),
-        body: data,
+        headers: this.headers({
+          'content-type': 'application/octet-stream',
+          'content-length': String(size),
+        }),
+        body: body(),
         dispatcher: this.dispatcher,
       });
       const text = (await res.body.text()).trim();
@@ -67,33 +108,58 @@ export class BlockClient {
   }
 
   /**
-   * `GET /<locator>`, whole, its size and MD5 checked against the locator: a wrong body is an
-   * error, never an answer.
+   * `GET /<locator>` as a stream: each piece goes to `sink` with its offset in the block as it
+   * arrives, and the whole is checked against the locator's size and MD5 at the end. A body
+   * that does not check out (wrong size or hash, or cut off: the block service cuts a corrupt
+   * copy short) is a CorruptBlockError after the sink has seen it, so the sink writes in
+   * place: a retry gives the same offsets again (the block service then reads another copy).
+   * Memory does not grow with the block's size.
    */
-  get(locator: string): Promise<Buffer> {
-    const [hash, sizeText] = locator.split('+');
+  read(locator: string, sink: (piece: Buffer, at: number) => unknown): Promise<void> {
+    const [hash = '', sizeText] = locator.split('+');
     const size = Number(sizeText);
-    return this.attempt(async () => {
+    const once = async () => {
       const res = await request(`${this.baseUrl}/${locator}`, {
         method: 'GET',
         headers: this.headers(),
         dispatcher: this.dispatcher,
+      }).catch((err: unknown) => {
+        // a small corrupt copy is cut off before even the status line is sent
+        if (cutOff(err))
+          throw new CorruptBlockError(hash, `read failed: ${(err as Error).message}`);
+        throw err;
       });
       if (res.statusCode !== 200) {
         throw new BlockError(res.statusCode, (await res.body.text()).trim());
       }
-      const body = Buffer.allocUnsafe(size);
-      let at = 0;
       const md5 = createHash('md5');
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        if (at + chunk.length > size) throw new BlockError(502, `block ${hash} is too long`);
-        chunk.copy(body, at);
-        md5.update(chunk);
-        at += chunk.length;
+      let at = 0;
+      try {
+        for await (const piece of res.body as AsyncIterable<Buffer>) {
+          if (at + piece.length > size) throw new CorruptBlockError(hash, 'is too long');
+          md5.update(piece);
+          await Promise.resolve(sink(piece, at)).catch((err: unknown) => {
+            throw new SinkError(err);
+          });
+          at += piece.length;
+        }
+      } catch (err) {
+        if (err instanceof BlockError || err instanceof SinkError) throw err;
+        // cut off after the status line: what the block service does with a corrupt copy
+        throw new CorruptBlockError(hash, `read failed: ${(err as Error).message}`);
       }
-      if (at !== size) throw new BlockError(502, `block ${hash} is short: ${at} of ${size} bytes`);
-      if (md5.digest('hex') !== hash) throw new BlockError(502, `block ${hash}: checksum mismatch`);
-      return body;
+      if (at !== size) throw new CorruptBlockError(hash, `is short: ${at} of ${size} bytes`);
+      if (md5.digest('hex') !== hash) throw new CorruptBlockError(hash, 'checksum mismatch');
+    };
+    return this.attempt(once).catch((err: unknown) => {
+      throw err instanceof SinkError ? err.original : err;
     });
+  }
+
+  /** `GET /<locator>`, whole, its size and MD5 checked: a wrong body is an error, never an answer. */
+  async get(locator: string): Promise<Buffer> {
+    const body = Buffer.allocUnsafe(Number(locator.split('+')[1]));
+    await this.read(locator, (piece, at) => piece.copy(body, at));
+    return body;
   }
 }

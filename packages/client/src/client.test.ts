@@ -45,6 +45,10 @@ describe('settings', () => {
   it('takes host[:port] as HTTPS, a URL as given, and options before the environment', () => {
     expect(baseUrlOf('svc.example.org:8443')).toBe('https://svc.example.org:8443');
     expect(baseUrlOf('http://127.0.0.1:9/')).toBe('http://127.0.0.1:9');
+    // inside a container of a plain-HTTP gateway (execution.md §3.4)
+    expect(
+      resolveSettings({}, { SVC_API_HOST: '127.0.0.1:9', SVC_API_SCHEME: 'http' }).baseUrl,
+    ).toBe('http://127.0.0.1:9');
     const env = { SVC_API_HOST: 'a.example', SVC_API_TOKEN: 'e', SVC_API_HOST_INSECURE: 'true' };
     expect(resolveSettings({}, env)).toEqual({
       baseUrl: 'https://a.example',

@@ -7,7 +7,8 @@ type TokenRecord = ApiObject<typeof apiClientAuthorizations>;
 
 /**
  * The dispatch API of containers.md §12, typed: what a dispatcher and a running container call
- * besides the common methods (`client.resource(containers)`).
+ * besides the common methods (`client.resource(containers)`). Reads are tried again on 502/503
+ * (the client's retry policy); lock and unlock are not (each changes the container).
  */
 export class ContainerDispatch {
   constructor(private readonly client: SvcClient) {}
@@ -28,16 +29,16 @@ export class ContainerDispatch {
 
   /** The token that locked it: the container's own token record, `api_token` included. */
   auth(uuid: string): Promise<Answer<TokenRecord>> {
-    return this.client.request<TokenRecord>('GET', this.path(uuid, 'auth'));
+    return this.client.request<TokenRecord>('GET', this.path(uuid, 'auth'), { retry: true });
   }
 
   /** The container's own token: its secret mounts. */
   secretMounts(uuid: string): Promise<Answer<{ secret_mounts: Record<string, unknown> }>> {
-    return this.client.request('GET', this.path(uuid, 'secret_mounts'));
+    return this.client.request('GET', this.path(uuid, 'secret_mounts'), { retry: true });
   }
 
   /** The container whose own token the client uses. */
   current(): Promise<Answer<Container>> {
-    return this.client.request<Container>('GET', '/svc/v1/containers/current');
+    return this.client.request<Container>('GET', '/svc/v1/containers/current', { retry: true });
   }
 }

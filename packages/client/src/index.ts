@@ -11,3 +11,5 @@ export { UndiciTransport } from './undici-transport';
 export type { ClientApi, ListAllItem, ListAllOptions, ListEndpointId } from './client-api';
 export type { PagingOptions, Progress } from './paging';
 export { DEFAULT_RETRY, baseUrlOf, type ClientOptions, type RetryPolicy } from './settings';
+export * from './write-files';
+export * from './images';

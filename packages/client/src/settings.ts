@@ -15,7 +15,8 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 250, maxDe
 export interface ClientOptions {
   /**
    * The API host: a base URL (`https://svc.example.org`, `http://127.0.0.1:8080`) or
-   * `host[:port]` (HTTPS). Default: the environment's SVC_API_HOST.
+   * `host[:port]` (HTTPS, or HTTP when SVC_API_SCHEME is `http`). Default: the environment's
+   * SVC_API_HOST.
    */
   host?: string;
   /** The API token; null sends none. Default: SVC_API_TOKEN. */
@@ -30,9 +31,13 @@ export interface ClientOptions {
 
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
 
-/** `host[:port]` means HTTPS; a full URL is kept, without its trailing slashes. */
-export function baseUrlOf(host: string): string {
-  const url = /^https?:\/\//i.test(host) ? host : `https://${host}`;
+/**
+ * `host[:port]` means HTTPS unless `scheme` is `http` (SVC_API_SCHEME, set inside containers
+ * of a plain-HTTP gateway); a full URL is kept, without its trailing slashes.
+ */
+export function baseUrlOf(host: string, scheme?: string): string {
+  const bare = scheme?.toLowerCase() === 'http' ? 'http' : 'https';
+  const url = /^https?:\/\//i.test(host) ? host : `${bare}://${host}`;
   return url.replace(/\/+$/, '');
 }
 
@@ -43,7 +48,10 @@ export interface Settings {
   retry: RetryPolicy;
 }
 
-/** The client's settings: options first, then SVC_API_HOST / SVC_API_TOKEN / SVC_API_HOST_INSECURE. */
+/**
+ * The client's settings: options first, then SVC_API_HOST (with SVC_API_SCHEME) /
+ * SVC_API_TOKEN / SVC_API_HOST_INSECURE.
+ */
 export function resolveSettings(
   options: ClientOptions,
   env: NodeJS.ProcessEnv = process.env,
@@ -55,7 +63,7 @@ export function resolveSettings(
       ? { ...DEFAULT_RETRY, attempts: 1 }
       : { ...DEFAULT_RETRY, ...options.retry };
   return {
-    baseUrl: baseUrlOf(host),
+    baseUrl: baseUrlOf(host, env['SVC_API_SCHEME']),
     token: options.token === undefined ? (env['SVC_API_TOKEN'] ?? null) : options.token,
     insecure:
       options.insecure ?? TRUE_WORDS.has((env['SVC_API_HOST_INSECURE'] ?? '').toLowerCase()),

@@ -148,15 +148,54 @@ describe('publicConfig', () => {
         RemoteClusters: { rmt02: { Host: 'rmt02.example' } },
       }),
     );
-    const text = JSON.stringify(publicConfig(c.Clusters['home1']!));
+    const text = JSON.stringify(publicConfig(c.Clusters['home1']!, 'http://127.0.0.1:8000/'));
     for (const secret of [TOKEN, 'c'.repeat(32), 'pw-secret', 'postgres://']) {
       expect(text).not.toContain(secret);
     }
-    expect(publicConfig(c.Clusters['home1']!)).toMatchObject({
+    expect(publicConfig(c.Clusters['home1']!, 'http://127.0.0.1:8000/')).toMatchObject({
       ClusterID: 'home1',
       RemoteClusters: { rmt02: { Host: 'rmt02.example', Proxy: true, Scheme: 'https' } },
       Login: { Test: { Enable: true } },
     });
+  });
+});
+
+describe('Services in the public config', () => {
+  const services = (cluster: Record<string, unknown>, base: string) =>
+    publicConfig(validateConfig(minimal(cluster)).Clusters['home1']!, base)['Services'];
+
+  it('derives every part svc has from the URL the request came in on; the others are ""', () => {
+    expect(services({}, 'http://127.0.0.1:8000/')).toEqual({
+      Controller: { ExternalURL: 'http://127.0.0.1:8000/' },
+      Websocket: { ExternalURL: 'ws://127.0.0.1:8000/websocket' },
+      WebDAV: { ExternalURL: 'http://127.0.0.1:8000/' },
+      WebDAVDownload: { ExternalURL: 'http://127.0.0.1:8000/' },
+      Keepproxy: { ExternalURL: '' },
+      Workbench1: { ExternalURL: '' },
+      Workbench2: { ExternalURL: 'http://127.0.0.1:8000/' },
+    });
+  });
+
+  it('derives from ExternalURL when set (wss for https), and takes each configured URL', () => {
+    const shown = services(
+      {
+        ExternalURL: 'https://home1.example/svc',
+        Services: { WebDAVDownload: { ExternalURL: 'https://download.home1.example/' } },
+      },
+      'http://127.0.0.1:8000/',
+    ) as Record<string, { ExternalURL: string }>;
+    expect(shown['Controller']!.ExternalURL).toBe('https://home1.example/svc/');
+    expect(shown['Websocket']!.ExternalURL).toBe('wss://home1.example/svc/websocket');
+    expect(shown['WebDAVDownload']!.ExternalURL).toBe('https://download.home1.example/');
+  });
+
+  it('refuses a URL of the wrong scheme, naming the key', () => {
+    expect(() =>
+      validateConfig(minimal({ Services: { Websocket: { ExternalURL: 'https://x.example/' } } })),
+    ).toThrow('Clusters.home1.Services.Websocket.ExternalURL: must use one of ws, wss');
+    expect(() =>
+      validateConfig(minimal({ Services: { Controller: { ExternalURL: 'nope' } } })),
+    ).toThrow('Clusters.home1.Services.Controller.ExternalURL: is not a URL');
   });
 });
 

@@ -125,7 +125,7 @@ describe('storage configuration (storage.md §3)', () => {
     const c = validateConfig(cluster({ Volumes: { v: { ...s3(), Replication: 2 } } })).Clusters[
       'home1'
     ]!;
-    const shown = publicConfig(c);
+    const shown = publicConfig(c, 'http://127.0.0.1:8000/');
     expect(shown['Collections']).toEqual({
       BlobSigning: true,
       BlobSigningTTL: 1209600,

@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import { bareSecret, CLUSTER_ID_RE } from '@svc/ids';
 import { ConfigError } from './errors';
-import { ConfigSchema, type ClusterConfig, type Config } from './schema';
+import { ConfigSchema, SERVICE_NAMES, type ClusterConfig, type Config } from './schema';
 import { checkStorage } from './validate-storage';
 
 const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: false });
@@ -21,6 +21,15 @@ function toConfigError(e: ErrorObject): ConfigError {
   }
   if (e.keyword === 'pattern' && base.endsWith('Token')) {
     return new ConfigError(base, 'must be at least 32 characters of [a-zA-Z0-9]');
+  }
+  if (e.keyword === 'pattern' && base.endsWith('AutoSetupNewUsersWithVmUUID')) {
+    return new ConfigError(
+      base,
+      'must be a virtual machine uuid (<cluster>-2x53u-<15 characters>)',
+    );
+  }
+  if (e.keyword === 'pattern' && base.endsWith('SMTPServer')) {
+    return new ConfigError(base, 'must be host:port');
   }
   if (e.keyword === 'pattern' && base.endsWith('BlobSigningKey')) {
     return new ConfigError(base, 'must be at least 32 characters');
@@ -58,6 +67,11 @@ function checkCluster(id: string, c: ClusterConfig): void {
   c.SystemRootToken = bareSecret(c.SystemRootToken);
   c.Users.AnonymousUserToken = bareSecret(c.Users.AnonymousUserToken);
   if (c.ExternalURL !== '') checkUrl(at('ExternalURL'), c.ExternalURL, ['http', 'https']);
+  for (const name of SERVICE_NAMES) {
+    const url = c.Services[name].ExternalURL;
+    const schemes = name === 'Websocket' ? ['ws', 'wss'] : ['http', 'https'];
+    if (url !== '') checkUrl(at(`Services.${name}.ExternalURL`), url, schemes);
+  }
   if (!/^(postgres|postgresql):\/\/|^pglite:.+/.test(c.Database.URL)) {
     throw new ConfigError(
       at('Database.URL'),

@@ -14,7 +14,7 @@ export interface DiscoveryInputs {
   remoteHosts: Record<string, string>;
 }
 
-export const DISCOVERY_REVISION = '20250601';
+export const DISCOVERY_REVISION = '20261128';
 
 /** Property schema of an attribute (discovery.md §3). */
 export function propertySchema(a: AttributeSpec): Record<string, unknown> {
@@ -87,6 +87,33 @@ const objectListSchema = {
   },
 };
 
+/** Rows of the permission table: no uuid, no offset (docs/api/more-resources.md §10.2, §14). */
+const str = { type: 'string' };
+export const COMPUTED_PERMISSION_PROPERTIES = {
+  kind: { type: 'string', default: 'svc#computedPermission' },
+  user_uuid: str,
+  target_uuid: str,
+  perm_level: { type: 'string', description: 'can_read, can_write or can_manage' },
+};
+const computedPermissionSchemas = {
+  ComputedPermission: {
+    id: 'ComputedPermission',
+    type: 'object',
+    description: "A user's highest level on a group, user or link head.",
+    properties: COMPUTED_PERMISSION_PROPERTIES,
+  },
+  ComputedPermissionList: {
+    id: 'ComputedPermissionList',
+    type: 'object',
+    description: 'Rows of the materialized permission table.',
+    properties: {
+      kind: { type: 'string', default: 'svc#computedPermissionList' },
+      limit: { type: 'integer' },
+      items: { type: 'array', items: { $ref: 'ComputedPermission' } },
+    },
+  },
+};
+
 function parameterJson(spec: ParamSpec): Record<string, unknown> {
   return {
     type: spec.type,
@@ -99,7 +126,7 @@ function parameterJson(spec: ParamSpec): Record<string, unknown> {
 }
 
 function methodJson(e: Endpoint, scope: string): Record<string, unknown> {
-  const singular = RESOURCES.find((r) => r.type === e.resource)?.singular;
+  const singular = e.wrapper ?? e.attributesOf?.singular;
   const parameters = Object.fromEntries(
     Object.entries(e.params)
       .filter(([, v]) => !v.unlisted)
@@ -132,7 +159,12 @@ export function buildDiscovery(inputs: DiscoveryInputs): Record<string, unknown>
     resources[e.resource] ??= { methods: {} };
     resources[e.resource]!.methods[e.name] = methodJson(e, scope);
   }
-  const schemas = Object.assign({}, ...RESOURCES.map(resourceSchemas), objectListSchema);
+  const schemas = Object.assign(
+    {},
+    ...RESOURCES.map(resourceSchemas),
+    objectListSchema,
+    computedPermissionSchemas,
+  );
   return {
     kind: 'discovery#restDescription',
     discoveryVersion: 'v1',

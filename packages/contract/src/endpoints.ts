@@ -6,7 +6,8 @@ export type { Routing };
 
 /** One row of the endpoint table: an operation of `API` with its resource and name. */
 export interface Endpoint {
-  /** `svc.<resource>.<name>` in discovery. */
+  /** `svc.<resource>.<name>`, unless the table gives another (discovery's `id`). */
+  readonly id: string;
   readonly resource: string;
   readonly name: string;
   /** The method listed in discovery. */
@@ -18,8 +19,12 @@ export interface Endpoint {
   readonly params: ParamSpecs;
   /** Create and update take an object of this resource (wrapped or bare). */
   readonly attributesOf?: ResourceSpec;
+  /** The body's wrapper key, when not attributesOf's singular. */
+  readonly wrapper?: string;
   /** Discovery schema of the answer; null where there is none (`"response": {}`). */
   readonly response: string | null;
+  /** Answers 204 with no body. */
+  readonly noContent?: boolean;
   readonly public?: boolean;
   readonly servedBy?: 'gateway';
   /** A request body other than the resource object (discovery `request`). */
@@ -30,6 +35,7 @@ export interface Endpoint {
 
 function endpointOf(resource: string, name: string, o: Op): Endpoint {
   return {
+    id: o.id ?? `svc.${resource}.${name}`,
     resource,
     name,
     httpMethod: o.httpMethod,
@@ -38,7 +44,9 @@ function endpointOf(resource: string, name: string, o: Op): Endpoint {
     ...(o.altPaths ? { altPaths: o.altPaths } : {}),
     params: o.params,
     ...(o.attributesOf ? { attributesOf: o.attributesOf } : {}),
+    ...(o.wrapper ? { wrapper: o.wrapper } : {}),
     response: o.result.schema,
+    ...(o.noContent ? { noContent: true } : {}),
     ...(o.public ? { public: true } : {}),
     ...(o.servedBy ? { servedBy: o.servedBy } : {}),
     ...(o.body ? { requestSchema: o.body.schema } : {}),
@@ -52,11 +60,14 @@ export const ENDPOINTS: readonly Endpoint[] = Object.entries(API).flatMap(([reso
   Object.entries(ops as Record<string, Op>).map(([name, o]) => endpointOf(resource, name, o)),
 );
 
-export const endpointId = (e: Endpoint): string => `svc.${e.resource}.${e.name}`;
+export const endpointId = (e: Endpoint): string => e.id;
 
-const BY_ID = new Map(ENDPOINTS.map((e) => [endpointId(e), e]));
+/** By id, and by `svc.<resource>.<name>` where the id differs (the typed interface's name). */
+const BY_ID = new Map(
+  ENDPOINTS.flatMap((e) => [[e.id, e] as const, [`svc.${e.resource}.${e.name}`, e] as const]),
+);
 
-/** The endpoint of `svc.<resource>.<name>`, or undefined. */
+/** The endpoint of an id or of `svc.<resource>.<name>`, or undefined. */
 export const endpointById = (id: string): Endpoint | undefined => BY_ID.get(id);
 
 /** The endpoint of a resource operation; throws for a name the table does not have. */

@@ -10,6 +10,9 @@ import { apiClientAuthorizations } from './resources/api-client-authorizations';
 import { apiClients } from './resources/api-clients';
 import { logs } from './resources/logs';
 import { keepServices } from './resources/keep-services';
+import { authorizedKeys } from './resources/authorized-keys';
+import { virtualMachines } from './resources/virtual-machines';
+import { credentials } from './resources/credentials';
 
 export {
   users,
@@ -23,9 +26,12 @@ export {
   apiClients,
   logs,
   keepServices,
+  authorizedKeys,
+  virtualMachines,
+  credentials,
 };
 
-/** Every resource type, in the order of requests-and-errors.md §1. */
+/** Every resource type, in the order of requests-and-errors.md §1, then docs/api/more-resources.md §1.1. */
 export const RESOURCES: readonly ResourceSpec[] = [
   users,
   groups,
@@ -38,6 +44,9 @@ export const RESOURCES: readonly ResourceSpec[] = [
   apiClients,
   logs,
   keepServices,
+  authorizedKeys,
+  virtualMachines,
+  credentials,
 ];
 
 for (const r of RESOURCES) {

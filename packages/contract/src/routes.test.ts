@@ -23,13 +23,15 @@ describe('matchRoute', () => {
     expect(route(method, path)).toBe(expected);
   });
 
-  it('answers 404, not 405, for a sub-path that names no object (users/setup)', () => {
-    expect(route('POST', '/svc/v1/users/setup')).toBe('not-found');
+  it('answers 404, not 405, for a sub-path that names no object (users/bogus)', () => {
+    expect(route('POST', '/svc/v1/users/bogus')).toBe('not-found');
     expect(route('POST', '/svc/v1/collections/x')).toBe('not-found');
     expect(route('PUT', '/svc/v1/groups/contents/extra')).toBe('not-found');
   });
 
   it('answers 405 for a known path with another method', () => {
+    expect(route('GET', '/svc/v1/users/setup')).toBe('method-not-allowed');
+    expect(route('POST', '/svc/v1/computed_permissions')).toBe('method-not-allowed');
     expect(route('PATCH', '/svc/v1/collections')).toBe('method-not-allowed');
     expect(route('POST', '/svc/v1/collections/zzzzz-4zz18-012345678901234')).toBe(
       'method-not-allowed',

@@ -23,6 +23,12 @@ export function toJson(body: unknown): string {
 
 /** Sends a JSON answer (no body for HEAD, as for every GET handled as HEAD). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, head = false): void {
+  if (status === 204) {
+    // No Content: no body, no type (the trash-sweep trigger answers so).
+    res.statusCode = 204;
+    res.end();
+    return;
+  }
   sendJsonText(res, status, toJson(body), head);
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EndpointNotFoundError, toErrorBody } from '@svc/errors';
+import { authorizationToken } from '@svc/ids';
 import type { HttpMetrics } from './metrics';
 import { sendJson } from './json';
 
@@ -14,16 +15,13 @@ export interface Operations {
   ping(): Promise<string | null>;
   /** `/_health/all` (the gateway only): status and body. */
   all?(): Promise<{ ok: boolean; body: unknown }>;
+  /** `/_health/vocabulary`: null while the vocabulary file in force is valid, else why not. */
+  vocabulary?(): Promise<string | null>;
 }
 
-const PATHS = new Set(['/_health/ping', '/_health/all', '/metrics']);
+const PATHS = new Set(['/_health/ping', '/_health/all', '/_health/vocabulary', '/metrics']);
 
 export const isOperationsPath = (pathname: string): boolean => PATHS.has(pathname);
-
-function bearer(req: IncomingMessage): string | undefined {
-  const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-  return m?.[1];
-}
 
 /** Serves one operations request; a disabled one is 404 like any unknown path. */
 export async function serveOperations(
@@ -33,9 +31,13 @@ export async function serveOperations(
   res: ServerResponse,
 ): Promise<void> {
   const head = req.method === 'HEAD';
-  const given = bearer(req);
+  // the same header forms the API takes (auth.md §1): Bearer or OAuth2
+  const given = authorizationToken(req.headers.authorization) ?? undefined;
   const internal = ops.internalToken !== undefined && given === ops.internalToken;
-  if ((pathname === '/_health/all' && !ops.all) || (ops.token === '' && !internal)) {
+  const missing =
+    (pathname === '/_health/all' && !ops.all) ||
+    (pathname === '/_health/vocabulary' && !ops.vocabulary);
+  if (missing || (ops.token === '' && !internal)) {
     sendJson(res, 404, toErrorBody(new EndpointNotFoundError()), head);
     return;
   }
@@ -51,7 +53,7 @@ export async function serveOperations(
     const { ok, body } = await ops.all!();
     sendJson(res, ok ? 200 : 503, body, head);
   } else {
-    const error = await ops.ping();
+    const error = pathname === '/_health/vocabulary' ? await ops.vocabulary!() : await ops.ping();
     if (error === null) sendJson(res, 200, { health: 'OK' }, head);
     else sendJson(res, 503, { health: 'ERROR', error }, head);
   }

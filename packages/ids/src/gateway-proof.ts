@@ -32,6 +32,10 @@ export interface Identity {
    * block locators are made for this string (storage.md §2). Never logged.
    */
   token?: string;
+  /** What the gateway knows of the request: the address it came from (token records keep it). */
+  clientAddress?: string;
+  /** `scheme://host:port` of the gateway as the client reached it (ExternalURL if set). */
+  origin?: string;
 }
 
 export const proofKey = (systemRootToken: string): string =>

@@ -16,6 +16,10 @@ const TAG_BYTES = 16;
 export const tokenSecretKey = (systemRootToken: string): Buffer =>
   createHmac('sha256', systemRootToken).update('token-secret-key', 'utf8').digest();
 
+/** The key that seals credentials' secrets (a key of its own, from the same root token). */
+export const credentialSecretKey = (systemRootToken: string): Buffer =>
+  createHmac('sha256', systemRootToken).update('credential-secret-key', 'utf8').digest();
+
 export function sealTokenSecret(key: Buffer, tokenUuid: string, secret: string): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);

@@ -53,3 +53,12 @@ export const formatV2Token = (uuid: string, secret: string): string => `v2/${uui
 export function bareSecret(token: string): string {
   return parseV2Token(token)?.secret ?? token;
 }
+
+/**
+ * The token of an `Authorization: Bearer <token>` or `OAuth2 <token>` header (auth.md §1;
+ * the scheme in any case), or null for another header.
+ */
+export function authorizationToken(header: string | undefined): string | null {
+  const m = /^(?:Bearer|OAuth2)\s+(\S+)\s*$/i.exec(header ?? '');
+  return m ? m[1]! : null;
+}

@@ -46,6 +46,22 @@ describe('BlockStore', () => {
     expect(store.readOrder(md5(data)).map((v) => v.id)).toEqual(order.map((v) => v.id));
   });
 
+  it('reads a copy found corrupt last, until it is written again', async () => {
+    const vols = ['v1', 'v2'].map((id) => dirVolume(id));
+    const store = await storeOf(...vols);
+    const data = 'corrupt first';
+    await put(store, data, 2);
+    const [first, second] = rendezvousOrder(md5(data), vols, (v) => v.id);
+    store.reportCorrupt(first!, md5(data));
+    expect(store.readOrder(md5(data))).toEqual([second, first]);
+    expect((await store.open(md5(data), data.length))!.volume).toBe(second);
+    // written again: the copy is trusted in its place once more
+    await first!.trash(md5(data), (await first!.stat(md5(data)))!.mtimeNs);
+    await first!.deleteTrashed(md5(data));
+    await put(store, data, 2);
+    expect(store.readOrder(md5(data))).toEqual([first, second]);
+  });
+
   it('counts Replication, and answers fewer copies than desired when that is all it has', async () => {
     const store = await storeOf(dirVolume('a', { replication: 2 }), dirVolume('b'));
     expect(await put(store, 'replication', 5)).toBe(3);

@@ -42,6 +42,9 @@ const discard = (): Writable =>
     },
   });
 
+/** How many corrupt copies a store remembers (to read them last). */
+const CORRUPT_MEMORY = 10_000;
+
 const orderOf = (hash: string, states: readonly VolumeState[]): Volume[] =>
   rendezvousOrder(
     hash,
@@ -60,6 +63,13 @@ export class BlockStore {
     ...{ corruptCopies: 0, gcRuns: 0, gcTrashed: 0, gcRestored: 0, gcDeleted: 0 },
     ...{ gcLastStored: 0, gcLastReferenced: 0 },
   };
+
+  /**
+   * Copies a read found corrupt (`<volume id>/<hash>`), newest last, at most CORRUPT_MEMORY:
+   * later reads try them last, so a client that reads again gets another copy (execution.md
+   * §3.3: a bad block is read from another copy). A copy written again is forgotten here.
+   */
+  private readonly corrupt = new Set<string>();
 
   constructor(
     volumes: readonly Volume[],
@@ -92,9 +102,11 @@ export class BlockStore {
     );
   }
 
-  /** Every available volume, in the order a reader tries them. */
+  /** Every available volume, in the order a reader tries them: copies known corrupt last. */
   readOrder(hash: string): Volume[] {
-    return orderOf(hash, this.states);
+    const order = orderOf(hash, this.states);
+    const bad = (v: Volume) => this.corrupt.has(`${v.id}/${hash}`);
+    return [...order.filter((v) => !bad(v)), ...order.filter(bad)];
   }
 
   /**
@@ -184,6 +196,7 @@ export class BlockStore {
           await v.put(hash, from, { expectedLength: size });
         }
         replicas += v.replication;
+        this.corrupt.delete(`${v.id}/${hash}`);
         source ??= v;
       } catch (err) {
         if (isVerificationError(err)) throw err;
@@ -242,6 +255,10 @@ export class BlockStore {
   }
 
   reportCorrupt(volume: Volume, hash: string): void {
+    this.corrupt.add(`${volume.id}/${hash}`);
+    if (this.corrupt.size > CORRUPT_MEMORY) {
+      this.corrupt.delete(this.corrupt.values().next().value as string);
+    }
     this.counters.corruptCopies++;
     this.log.error({ volume: volume.id, block: hash }, 'corrupt copy: checksum mismatch');
   }

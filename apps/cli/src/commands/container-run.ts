@@ -13,14 +13,18 @@ interface RunOptions {
 }
 
 /**
- * `svc run --image <pdh> -- <command…>`: files a committed container request (output in a
- * tmp mount at /out), follows its log until it ends, and prints where the output is.
+ * `svc run --image <image> -- <command…>`: files a committed container request (output in a
+ * tmp mount at /out), follows its log until it ends, and prints where the output is. The
+ * image is an image collection's PDH or a registered name (`repo:tag`, `svc image put`).
  */
 export function register(program: Command): void {
   program
     .command('run')
     .description('Run a command in a container, follow its log, and print where its output is')
-    .requiredOption('--image <pdh>', 'portable data hash of the image collection')
+    .requiredOption(
+      '--image <image>',
+      'the image: repo:tag as registered by svc image put, or the image collection PDH',
+    )
     .option('--ram <bytes>', 'memory limit in bytes', String(256 * 1024 * 1024))
     .option('--vcpus <n>', 'virtual CPUs', '1')
     .option('--priority <n>', 'priority 1–1000', '500')
@@ -58,7 +62,9 @@ export function register(program: Command): void {
           out: (s) => process.stdout.write(s),
           err: (s) => process.stderr.write(s),
         });
-        const c = await client.request('GET', `/svc/v1/containers/${final['container_uuid']}`);
+        const c = await client.request('GET', `/svc/v1/containers/${final['container_uuid']}`, {
+          retry: true,
+        });
         const container = (c.body ?? {}) as Record<string, unknown>;
         const status = (container['runtime_status'] ?? {}) as Record<string, string>;
         process.stderr.write(

@@ -5,14 +5,14 @@ import { CliError } from '../exit-codes';
 type Json = Record<string, unknown>;
 
 async function getJson(client: SvcClient, path: string): Promise<Json> {
-  const res = await client.request('GET', path);
+  const res = await client.request('GET', path, { retry: true });
   if (res.status !== 200) throw new CliError(`${path}: ${res.status} ${res.text.trim()}`, 1);
   return res.body as Json;
 }
 
 /** One log file of a collection through the gateway's file access (storage.md §9), or "". */
 async function logFile(client: SvcClient, id: string, name: string): Promise<string> {
-  const res = await client.request('GET', `/c=${id.replace('+', '-')}/${name}`);
+  const res = await client.request('GET', `/c=${id.replace('+', '-')}/${name}`, { retry: true });
   return res.status === 200 ? res.text : '';
 }
 

@@ -4,6 +4,7 @@ import * as containerRun from './container-run';
 import * as create from './create';
 import * as del from './delete';
 import * as get from './get';
+import * as image from './image';
 import * as list from './list';
 import * as login from './login';
 import * as logs from './logs';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly { register(program: Command): void }[] = [
   whoami,
   login,
   containerRun,
+  image,
   logs,
   call,
 ];

@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
 import { basename } from 'node:path';
 import { localTree } from '../files/walk';
-import { MAX_BLOCK_SIZE, upload } from '../files/upload';
+import { MAX_BLOCK_SIZE } from '@svc/client';
+import { upload } from '../files/upload';
 import { Progress } from '../files/progress';
 import { PutStateFile } from '../files/put-state';
 import { usageError } from '../exit-codes';
+import type { Context } from '../context';
 import { withContext } from './run';
 
-interface PutOptions {
+export interface PutOptions {
   project?: string;
   name?: string;
   threads: string;
@@ -41,32 +43,12 @@ export function register(program: Command): void {
     .option('--threads <n>', 'blocks uploaded at once', '4')
     .action(
       withContext(async (ctx, paths: string[], opts: PutOptions) => {
-        const threads = threadsOf(opts.threads);
-        const blockSize = blockSizeOf(ctx.env);
-        const tree = localTree(paths);
         const client = ctx.client();
-        const total = tree.files.reduce((n, f) => n + f.size, 0);
-        const state = new PutStateFile(
-          ctx.env,
-          client.baseUrl,
-          tree.files,
-          blockSize,
-          JSON.stringify([client.token, opts.project ?? null, opts.name ?? null]),
-        );
-        const progress = new Progress('put', total);
-        if (state.storedCount > 0)
-          ctx.out.note(`resuming: ${state.storedCount} blocks already stored`);
-        const { manifest, skipped } = await upload(client.blocks, tree, {
-          blockSize,
-          threads,
-          state,
-          progress,
-        });
-        progress.finish(skipped > 0 ? ` (${skipped} blocks stored before)` : '');
+        const manifest = await uploadPaths(ctx, paths, opts);
         const name = opts.name ?? `${basename(paths[0]!)} uploaded ${new Date().toISOString()}`;
         const collection = await client.api.collections.create({
           attributes: {
-            manifest_text: manifest,
+            manifest_text: manifest.text,
             name,
             ...(opts.project ? { owner_uuid: opts.project } : {}),
           },
@@ -74,9 +56,43 @@ export function register(program: Command): void {
           // manifest (a quarter of a megabyte for 10,000 files).
           ...(ctx.out.json ? {} : { select: ['uuid'] }),
         });
-        state.remove();
+        manifest.done();
         if (ctx.out.json) ctx.out.object(collection as unknown as Record<string, unknown>);
         else ctx.out.line(collection.uuid);
       }),
     );
+}
+
+/**
+ * Uploads files and directories as blocks, `--threads` at once with progress on stderr, and
+ * answers the manifest text. An interrupted upload resumes when run again with the same
+ * arguments; `done()` forgets it once the collection is made.
+ */
+export async function uploadPaths(
+  ctx: Context,
+  paths: string[],
+  opts: PutOptions,
+): Promise<{ text: string; done: () => void }> {
+  const threads = threadsOf(opts.threads);
+  const blockSize = blockSizeOf(ctx.env);
+  const tree = localTree(paths);
+  const client = ctx.client();
+  const total = tree.files.reduce((n, f) => n + f.size, 0);
+  const state = new PutStateFile(
+    ctx.env,
+    client.baseUrl,
+    tree.files,
+    blockSize,
+    JSON.stringify([client.token, opts.project ?? null, opts.name ?? null]),
+  );
+  const progress = new Progress('put', total);
+  if (state.storedCount > 0) ctx.out.note(`resuming: ${state.storedCount} blocks already stored`);
+  const { manifest, skipped } = await upload(client.blocks, tree, {
+    blockSize,
+    threads,
+    state,
+    progress,
+  });
+  progress.finish(skipped > 0 ? ` (${skipped} blocks stored before)` : '');
+  return { text: manifest, done: () => state.remove() };
 }

@@ -9,8 +9,6 @@ import type { Progress } from './progress';
 import type { PutStateFile } from './put-state';
 import type { LocalFile, LocalTree } from './walk';
 
-export const MAX_BLOCK_SIZE = 64 * 1024 * 1024;
-
 /** Pieces up to this size are read synchronously: many small files read 7× faster so. */
 const SYNC_READ_BYTES = 1 << 20;
 

@@ -1,12 +1,13 @@
 import type { SvcClient } from './client';
 
 /**
- * Activating and deactivating users, in one place. The API has no `users.activate` or
- * `users.unsetup` yet, so an admin sets `is_active` with an update; when those methods exist,
- * only these two functions change.
+ * Activating and deactivating users, in one place. Activation is `users.activate` (it refuses
+ * while the user has unsigned user agreements, with the server's message). Deactivation is
+ * `users.unsetup`: the user leaves all users and loses its permission links, tokens and SSH
+ * keys, and is no longer active or admin; its objects stay.
  */
 export const activateUser = (client: SvcClient, uuid: string) =>
-  client.api.users.update({ uuid, attributes: { is_active: true } });
+  client.api.users.activate({ uuid });
 
 export const deactivateUser = (client: SvcClient, uuid: string) =>
-  client.api.users.update({ uuid, attributes: { is_active: false } });
+  client.api.users.unsetup({ uuid });

@@ -2,17 +2,22 @@ import { Alert, Button, Code, CopyButton, Modal, Stack, Text } from '@mantine/co
 import { useSession } from '../api/session';
 
 /**
- * `SVC_API_HOST` as the command-line tools read it: `host[:port]` means HTTPS, so a plain-HTTP
- * gateway is given as its whole URL.
+ * The environment the command line and the clients read: `SVC_API_HOST` is `host[:port]`, and a
+ * plain-HTTP gateway adds `SVC_API_SCHEME=http` (as inside containers).
  */
-export function apiHostLine(location: Pick<Location, 'protocol' | 'host' | 'origin'>): string {
-  return location.protocol === 'https:' ? location.host : location.origin;
+export function tokenLines(location: Pick<Location, 'protocol' | 'host'>, token: string): string {
+  return [
+    `export SVC_API_HOST=${location.host}`,
+    ...(location.protocol === 'http:' ? ['export SVC_API_SCHEME=http'] : []),
+    `export SVC_API_TOKEN=${token}`,
+    '',
+  ].join('\n');
 }
 
 /** The lines to paste into a shell to use this session's token with `svc` and the client. */
 export function TokenDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { token } = useSession();
-  const lines = `export SVC_API_HOST=${apiHostLine(window.location)}\nexport SVC_API_TOKEN=${token ?? ''}\n`;
+  const lines = tokenLines(window.location, token ?? '');
   return (
     <Modal opened={opened} onClose={onClose} title="API token" size="lg">
       <Stack>

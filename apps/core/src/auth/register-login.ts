@@ -8,34 +8,22 @@ import { addSeconds, nowCanonical } from '../resources/common/row';
 import { apiClientRules } from '../resources/api-clients/rules';
 import { apiClientAuthorizationRules } from '../resources/api-client-authorizations/rules';
 import { userRules } from '../resources/users/rules';
+import { baseUsername, freeUsername } from '../resources/users/username';
+import { redirectedUser } from '../resources/users/merged';
 import { serviceCall } from '../service-call';
+import { sendQueuedMail } from '../mail/queue';
 
 export type LoginDeps = { db: Db; cluster: Readonly<ClusterConfig> };
 
-/** Preferred username, or the email's local part, reduced to `[A-Za-z][A-Za-z0-9]*`. */
-export function baseUsername(login: LoginIdentity): string | null {
-  const source = login.username ?? login.email?.split('@')[0] ?? '';
-  const cleaned = source.replace(/[^A-Za-z0-9]/g, '').replace(/^[0-9]+/, '');
-  return cleaned === '' ? null : cleaned;
-}
-
-/** `base`, or `base2`, `base3`, … : the first not taken by another user (auth.md §11). */
-export async function freeUsername(tx: Db, base: string | null, self = ''): Promise<string | null> {
-  if (base === null) return null;
-  for (let n = 1; ; n++) {
-    const candidate = n === 1 ? base : `${base}${n}`;
-    const { rows } = await tx.query(
-      statement('SELECT 1 FROM users WHERE username = $1 AND uuid <> $2', [candidate, self]),
-    );
-    if (rows.length === 0) return candidate;
-  }
-}
+/** Preferred username, or the email's local part (auth.md §11 step 2). */
+export const loginUsername = (login: LoginIdentity): string | null =>
+  baseUsername(login.username ?? login.email?.split('@')[0]);
 
 /**
  * auth.md §11 step 1: only local users (uuid prefix ClusterID) are candidates. A mirror of another
  * cluster's user is never taken over by a login here, whatever its email.
  */
-async function findUser(deps: LoginDeps, tx: Db, login: LoginIdentity): Promise<Row | null> {
+async function findUser(deps: LoginDeps, tx: Db, login: LoginIdentity): Promise<string | null> {
   const local = `${deps.cluster.ClusterID}-%`;
   const { rows } = login.email
     ? await tx.query<Row>(
@@ -50,9 +38,11 @@ async function findUser(deps: LoginDeps, tx: Db, login: LoginIdentity): Promise<
           local,
         ]),
       );
-  if (rows.length > 1)
+  // A user merged with redirect logs in as the user it was merged into (docs/api/more-resources.md §5.6).
+  const users = new Set(await Promise.all(rows.map((r) => redirectedUser(tx, String(r['uuid'])))));
+  if (users.size > 1)
     throw new NotLoggedInError(`multiple users match email ${login.email ?? login.username ?? ''}`);
-  return rows[0] ?? null;
+  return [...users][0] ?? null;
 }
 
 /** The login's user (auth.md §11 step 1), or a new one (steps 2–3). Run inside a transaction. */
@@ -60,20 +50,26 @@ export async function findOrCreateUser(
   deps: LoginDeps,
   tx: Db,
   login: LoginIdentity,
+  locals: Record<string, unknown> = {},
 ): Promise<string> {
   const found = await findUser(deps, tx, login);
-  if (found) return String(found['uuid']);
+  if (found) return found;
   const attrs = {
     email: login.email,
     first_name: login.firstName,
     last_name: login.lastName,
-    username: await freeUsername(tx, baseUsername(login)),
+    username: await freeUsername(
+      tx,
+      loginUsername(login),
+      '',
+      deps.cluster.Users.AutoSetupUsernameBlacklist,
+    ),
     identity_url: login.identityUrl,
     is_admin: false,
     is_active: deps.cluster.Users.NewUsersAreActive,
   };
   const created = await crudHandlers(userRules).create!(
-    serviceCall(deps, tx, 'svc.users.create', { attributes: attrs }),
+    serviceCall(deps, tx, 'svc.users.create', { attributes: attrs }, undefined, locals),
   );
   return String((created.body as Row)['uuid']);
 }
@@ -110,8 +106,9 @@ export async function registerLogin(
   login: LoginIdentity,
   returnTo: string | null,
 ): Promise<Row> {
-  return deps.db.transaction(async (tx) => {
-    const userUuid = await findOrCreateUser(deps, tx, login);
+  const locals: Record<string, unknown> = {};
+  const token = await deps.db.transaction(async (tx) => {
+    const userUuid = await findOrCreateUser(deps, tx, login, locals);
     const clientUuid = await findOrCreateClient(deps, tx, returnTo);
     const lifetime = deps.cluster.Login.TokenLifetime;
     const attrs = {
@@ -121,6 +118,8 @@ export async function registerLogin(
     };
     return issueToken(deps, tx, attrs, clientUuid);
   });
+  sendQueuedMail({ cluster: deps.cluster, locals });
+  return token;
 }
 
 /**

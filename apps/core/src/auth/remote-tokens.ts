@@ -6,7 +6,8 @@ import { crudHandlers } from '../resources/common/crud';
 import { addSeconds, nowCanonical } from '../resources/common/row';
 import { userRules } from '../resources/users/rules';
 import { serviceCall } from '../service-call';
-import { freeUsername } from './register-login';
+import { freeUsername } from '../resources/users/username';
+import { sendQueuedMail } from '../mail/queue';
 import type { ValidToken } from './valid-token';
 
 interface CachedRow {
@@ -115,7 +116,8 @@ export async function rememberRemoteToken(
   deps: { db: Db; cluster: Readonly<ClusterConfig> },
   v: RemoteValidation,
 ): Promise<ValidToken> {
-  return deps.db.transaction(async (tx) => {
+  const locals: Record<string, unknown> = {};
+  const valid = await deps.db.transaction(async (tx) => {
     await tx.query(statement('SELECT pg_advisory_xact_lock(hashtext($1))', [v.user.uuid]));
     const { rows } = await tx.query<{ is_active: boolean }>(
       statement('SELECT is_active FROM users WHERE uuid = $1', [v.user.uuid]),
@@ -137,13 +139,25 @@ export async function rememberRemoteToken(
     const users = crudHandlers(userRules);
     if (existing) {
       await users.update!(
-        serviceCall(deps, tx, 'svc.users.update', { uuid: v.user.uuid, attributes }),
+        serviceCall(
+          deps,
+          tx,
+          'svc.users.update',
+          { uuid: v.user.uuid, attributes },
+          undefined,
+          locals,
+        ),
       );
     } else {
       await users.create!(
-        serviceCall(deps, tx, 'svc.users.create', {
-          attributes: { ...attributes, uuid: v.user.uuid },
-        }),
+        serviceCall(
+          deps,
+          tx,
+          'svc.users.create',
+          { attributes: { ...attributes, uuid: v.user.uuid } },
+          undefined,
+          locals,
+        ),
       );
     }
     await tx.query(
@@ -180,6 +194,8 @@ export async function rememberRemoteToken(
     });
     return { identity, expiresAt: validUntil(v.expiresAt, refreshAt) };
   });
+  sendQueuedMail({ cluster: deps.cluster, locals });
+  return valid;
 }
 
 /** The body of `/_internal/remote-tokens/remember`, checked field by field. */

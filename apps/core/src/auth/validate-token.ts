@@ -13,6 +13,7 @@ import {
 } from '@svc/ids';
 import { statement, type Db } from '../db/db';
 import { rememberedRemoteToken } from './remote-tokens';
+import { redirectedUser } from '../resources/users/merged';
 import type { ValidToken } from './valid-token';
 
 export type { ValidToken };
@@ -35,17 +36,20 @@ interface TokenRow {
   trusted: boolean;
   is_admin: boolean;
   is_active: boolean;
+  redirected: boolean;
 }
 
 const TOKEN_COLUMNS = `t.uuid, t.owner_uuid, t.secret_digest, t.secret_ciphertext, t.scopes, t.expires_at, t.api_client_uuid,
-  coalesce(c.is_trusted, false) AS trusted, u.is_admin, u.is_active
+  coalesce(c.is_trusted, false) AS trusted, u.is_admin, u.is_active,
+  u.redirect_to_user_uuid IS NOT NULL AS redirected
   FROM api_client_authorizations t
   JOIN users u ON u.uuid = t.owner_uuid
   LEFT JOIN api_clients c ON c.uuid = t.api_client_uuid`;
 const nowIso = (): string => new Date().toISOString();
 const UNEXPIRED = '(t.expires_at IS NULL OR t.expires_at > clock_timestamp())';
 
-const toValid = (row: TokenRow, echo: string): ValidToken => ({
+const toValid = (row: TokenRow, echo: string): ValidToken & { redirected?: boolean } => ({
+  ...(row.redirected ? { redirected: true } : {}),
   identity: {
     userUuid: row.owner_uuid,
     tokenUuid: row.uuid,
@@ -157,8 +161,42 @@ async function bare(db: Db, c: Readonly<ClusterConfig>, token: string) {
 export async function validateToken(
   db: Db,
   c: Readonly<ClusterConfig>,
-  { token, remote }: TokenCheck,
+  check: TokenCheck,
 ): Promise<ValidToken | null> {
+  const valid: (ValidToken & { redirected?: boolean }) | null = await validateOnce(db, c, check);
+  return valid?.redirected ? actAsRedirected(db, valid) : valid;
+}
+
+/**
+ * A token of a user merged with redirect acts as the user it was merged into (docs/api/more-resources.md
+ * §5.6), with that user's flags.
+ */
+async function actAsRedirected(
+  db: Db,
+  valid: ValidToken & { redirected?: boolean },
+): Promise<ValidToken> {
+  const target = await redirectedUser(db, valid.identity.userUuid);
+  const { rows } = await db.query<{ is_admin: boolean; is_active: boolean }>(
+    statement('SELECT is_admin, is_active FROM users WHERE uuid = $1', [target]),
+  );
+  const flags = rows[0] ?? { is_admin: false, is_active: false };
+  const { redirected: _r, ...rest } = valid;
+  return {
+    ...rest,
+    identity: {
+      ...valid.identity,
+      userUuid: target,
+      isAdmin: flags.is_admin,
+      isActive: flags.is_active,
+    },
+  };
+}
+
+async function validateOnce(
+  db: Db,
+  c: Readonly<ClusterConfig>,
+  { token, remote }: TokenCheck,
+): Promise<(ValidToken & { redirected?: boolean }) | null> {
   if (token === '') return null;
   if (anonymousMatch(c, token))
     return { identity: anonymousIdentity(c.ClusterID), expiresAt: null };

@@ -17,9 +17,11 @@ const blockGc = (cluster: Readonly<ClusterConfig>): Job => ({
   },
 });
 
+export const TRASH_SWEEP = 'trash-sweep';
+
 /** The trash sweep at least once a minute (groups.md §6). */
 const trashSweep = (cluster: Readonly<ClusterConfig>): Job => ({
-  name: 'trash-sweep',
+  name: TRASH_SWEEP,
   everyMs: 30_000,
   run: ({ db, log }) => runTrashSweep({ db, cluster, log, now: Date.now }),
 });

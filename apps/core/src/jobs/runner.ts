@@ -95,6 +95,30 @@ export class JobRunner {
     await this.execute(slot);
   }
 
+  /**
+   * Runs a job once more and waits for that run (the trash-sweep trigger): a run in progress,
+   * here or in another process sharing the database, is waited for first, so passes never
+   * overlap and the caller's pass starts after the request arrived. Fails if the job fails.
+   */
+  async runOwnPass(name: string, pollMs = 50): Promise<void> {
+    const slot = this.slotOf(name);
+    for (;;) {
+      if (slot.running) await slot.running.catch(() => undefined);
+      const run = this.deps.db.withSessionLock(jobLockKey(slot.job.name), () =>
+        slot.job.run({
+          db: this.deps.db,
+          cluster: this.deps.cluster,
+          log: this.deps.log,
+          signal: this.abort.signal,
+        }),
+      );
+      slot.running = run.then(() => undefined);
+      const outcome = await run.finally(() => (slot.running = null));
+      if (outcome.ran) return;
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+
   stats(): Record<string, Readonly<JobStats>> {
     return Object.fromEntries([...this.slots].map(([name, slot]) => [name, { ...slot.stats }]));
   }

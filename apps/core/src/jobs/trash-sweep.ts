@@ -22,6 +22,10 @@ export interface TrashSweepCounts {
   deleted: number;
   /** Objects of other types deleted with them. */
   objects: number;
+  /** Token records past expires_at, deleted. */
+  tokens: number;
+  /** Credentials past expires_at whose sealed secret was erased. */
+  secrets: number;
 }
 
 /** Canonical microsecond timestamps, as the rest of the core writes them. */
@@ -127,7 +131,30 @@ async function deleteGroupForGood(deps: TrashSweepDeps, root: string, now: strin
   });
 }
 
-/** The trash sweep of groups.md §6: future trash that passed, then deletion past delete_at. */
+/** Expired tokens (already refused) go; expired credentials lose their secret for good. */
+async function sweepExpired(deps: TrashSweepDeps, now: string) {
+  const tokens = await deps.db.query(
+    statement(
+      `DELETE FROM api_client_authorizations WHERE expires_at IS NOT NULL AND expires_at <= $1::timestamptz`,
+      [now],
+      'sweep_expired_tokens',
+    ),
+  );
+  const secrets = await deps.db.query(
+    statement(
+      `UPDATE credentials SET secret_ciphertext = NULL
+        WHERE secret_ciphertext IS NOT NULL AND expires_at <= $1::timestamptz`,
+      [now],
+      'sweep_expired_secrets',
+    ),
+  );
+  return { tokens: tokens.rowCount, secrets: secrets.rowCount };
+}
+
+/**
+ * One pass of the sweep (groups.md §6, docs/api/more-resources.md §12): future trash that passed,
+ * deletion past delete_at, then expired tokens and credential secrets.
+ */
 export async function runTrashSweep(deps: TrashSweepDeps): Promise<TrashSweepCounts> {
   const now = canonical(deps.now());
   const applied = await applyPassedTrash(deps, now);
@@ -141,5 +168,5 @@ export async function runTrashSweep(deps: TrashSweepDeps): Promise<TrashSweepCou
       deleted += 1;
     }
   }
-  return { applied, deleted, objects };
+  return { applied, deleted, objects, ...(await sweepExpired(deps, now)) };
 }

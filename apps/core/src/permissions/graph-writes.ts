@@ -45,11 +45,12 @@ async function insertLink(
   head: string,
   name: PermissionName,
   now: string,
+  properties: Record<string, unknown> = {},
 ) {
   await tx.query(
     statement(
       `INSERT INTO links (uuid, owner_uuid, created_at, modified_at, modified_by_user_uuid, link_class, name, tail_uuid, head_uuid, properties)
-       VALUES ($1, $2, $3::text::timestamptz, $3::text::timestamptz, $4, 'permission', $5, $6, $7, '{}'::jsonb)`,
+       VALUES ($1, $2, $3::text::timestamptz, $3::text::timestamptz, $4, 'permission', $5, $6, $7, $8::text::jsonb)`,
       [
         makeUuid(c, links.infix),
         builtInUuids(c).systemUser,
@@ -58,9 +59,35 @@ async function insertLink(
         name,
         tail,
         head,
+        JSON.stringify(properties),
       ],
     ),
   );
+}
+
+/**
+ * Makes sure a `can_login` link from a user to a shell node with this account name exists
+ * (the setup procedure, docs/api/more-resources.md §5.1); an existing one is kept as it is.
+ */
+export async function ensureLoginLink(
+  call: Call,
+  tx: Db,
+  user: string,
+  vm: string,
+  username: string,
+  now: string,
+): Promise<void> {
+  const { rows } = await tx.query(
+    statement(
+      `SELECT 1 FROM links WHERE link_class = 'permission' AND name = 'can_login'
+          AND tail_uuid = $1 AND head_uuid = $2 AND properties->>'username' = $3`,
+      [user, vm, username],
+    ),
+  );
+  if (rows.length > 0) return;
+  const c = call.cluster.ClusterID;
+  await insertLink(call, tx, c, user, vm, 'can_login', now, { username });
+  await refreshPermissions(tx, c, [vm], [user]);
 }
 
 /** Deletes the permission links tail → head (all names, or the given one). */

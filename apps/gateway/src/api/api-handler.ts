@@ -10,11 +10,27 @@ import type { CoreAnswer } from '../core-client';
 import type { GatewayDeps } from '../gateway-deps';
 import { answerError, EMPTY_LIST_HEADER, noteRequest, sendJson, sendJsonText } from '@svc/http-kit';
 import { setCorsHeaders } from '../http/cors';
+import { requestOrigin } from '../http/origin';
 import { GATEWAY_HANDLERS } from '../gateway-handlers';
 import { readApiRequest, splitUrl } from './read-request';
 
+/** `/sys/trash_sweep` is the same operation as `/svc/v1/sys/trash_sweep` (docs/api/more-resources.md §12). */
+const ROOT_ALIASES: Readonly<Record<string, string>> = {
+  '/sys/trash_sweep': '/svc/v1/sys/trash_sweep',
+};
+
 export const isApiPath = (pathname: string): boolean =>
-  pathname === '/svc/v1' || pathname.startsWith('/svc/v1/');
+  pathname === '/svc/v1' || pathname.startsWith('/svc/v1/') || pathname in ROOT_ALIASES;
+
+/** The request's address and the gateway's origin as the client reached it. */
+function requestFacts(deps: GatewayDeps, req: IncomingMessage) {
+  const external = deps.home.ExternalURL;
+  const address = req.socket.remoteAddress;
+  return {
+    ...(address ? { clientAddress: address.replace(/^::ffff:/, '') } : {}),
+    origin: external !== '' ? external : requestOrigin(req),
+  };
+}
 
 /** 403 unless the token's scopes allow the call; bypass_federation is for admins only. */
 function checkAllowed(p: ParsedRequest, identity: Identity | null, pathname: string): void {
@@ -34,17 +50,18 @@ async function servedHere(
   req: IncomingMessage,
   res: ServerResponse,
   requestId: string,
+  cluster: string,
 ): Promise<void> {
   const handler = GATEWAY_HANDLERS[endpointId(parsed.endpoint)];
   if (!handler) throw new EndpointNotFoundError();
-  const home = { kind: 'core' as const, cluster: deps.home.ClusterID };
+  const home = { kind: 'core' as const, cluster };
   const identity = parsed.endpoint.public
     ? null
     : (await deps.federation.admit(parsed, home, requestId)).identity;
   noteRequest(res, { cluster: home.cluster, ...(identity ? { user: identity.userUuid } : {}) });
   checkAllowed(parsed, identity, splitUrl(req.url ?? '/').pathname);
   typedOptions(parsed);
-  const reply = await handler(deps, parsed.params, { req, identity });
+  const reply = await handler(deps, parsed.params, { req, identity, cluster });
   sendJson(res, reply.status, reply.body, req.method === 'HEAD');
 }
 
@@ -98,14 +115,16 @@ export function apiHandler(deps: GatewayDeps) {
         return;
       }
       const { pathname, search } = splitUrl(req.url ?? '/');
-      const read = await readApiRequest(req, pathname, search, maxBytes);
+      // Routed as its /svc/v1 form; the scope check reads the path used.
+      const read = await readApiRequest(req, ROOT_ALIASES[pathname] ?? pathname, search, maxBytes);
       const parsed = parseRequest(read.parts);
       noteRequest(res, { route: `/svc/v1/${parsed.endpoint.path}` });
-      if (parsed.endpoint.servedBy === 'gateway') {
-        await servedHere(deps, parsed, req, res, requestId);
+      const route = deps.federation.route(parsed);
+      // the gateway answers for its own clusters; another deployment answers for its own
+      if (parsed.endpoint.servedBy === 'gateway' && route.kind === 'core') {
+        await servedHere(deps, parsed, req, res, requestId, route.cluster);
         return;
       }
-      const route = deps.federation.route(parsed);
       const admission = await deps.federation.admit(parsed, route, requestId);
       noteRequest(res, {
         ...(admission.identity ? { user: admission.identity.userUuid } : {}),
@@ -120,6 +139,7 @@ export function apiHandler(deps: GatewayDeps) {
           endpointId: endpointId(parsed.endpoint),
           options,
           remote: parsed.remote,
+          request: requestFacts(deps, req),
         },
         admission,
       );

@@ -16,7 +16,9 @@ export function evictAfterWrite(
       if (uuid) cache.evictWhere((i) => i.tokenUuid === uuid);
       return;
     case 'users':
-      if (uuid) cache.evictWhere((i) => i.userUuid === uuid);
+      // A merge moves tokens from one user to another (and may name neither in `uuid`).
+      if (endpoint.name === 'merge') cache.clear();
+      else if (uuid) cache.evictWhere((i) => i.userUuid === uuid);
       return;
     case 'api_clients':
       cache.clear();

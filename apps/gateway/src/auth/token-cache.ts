@@ -9,8 +9,10 @@ import type { Identity } from '@svc/ids';
  */
 export const TOKEN_CACHE_TTL_MS = 10_000;
 
-interface Entry {
+/** A checked token: who it is, and the v2 form of a bare local secret (to salt it elsewhere). */
+export interface CachedToken {
   identity: Identity;
+  v2Form?: string;
 }
 
 /** One entry per cluster a token was checked for, token, and honoured `remote`. */
@@ -18,15 +20,18 @@ const keyOf = (cluster: string, token: string, remote: string | null): string =>
   hash('sha256', `${cluster}\n${token}\n${remote ?? ''}`, 'hex');
 
 export class TokenCache {
-  private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TOKEN_CACHE_TTL_MS });
+  private readonly cache = new LRUCache<string, CachedToken>({
+    max: 50_000,
+    ttl: TOKEN_CACHE_TTL_MS,
+  });
   /** Lookups answered from the cache and not (the gateway's metrics read them). */
   readonly stats = { hits: 0, misses: 0 };
 
-  get(cluster: string, token: string, remote: string | null): Identity | undefined {
-    const identity = this.cache.get(keyOf(cluster, token, remote))?.identity;
-    if (identity) this.stats.hits++;
+  get(cluster: string, token: string, remote: string | null): CachedToken | undefined {
+    const entry = this.cache.get(keyOf(cluster, token, remote));
+    if (entry) this.stats.hits++;
     else this.stats.misses++;
-    return identity;
+    return entry;
   }
 
   /** Never kept past the record's own expiry. */
@@ -34,14 +39,15 @@ export class TokenCache {
     cluster: string,
     token: string,
     remote: string | null,
-    identity: Identity,
+    entry: CachedToken,
     expiresAt: string | null,
   ): void {
     const untilExpiry = expiresAt === null ? Infinity : Date.parse(expiresAt) - Date.now();
     if (untilExpiry <= 0) return;
+    const { identity, v2Form } = entry;
     this.cache.set(
       keyOf(cluster, token, remote),
-      { identity },
+      { identity, ...(v2Form ? { v2Form } : {}) },
       { ttl: Math.min(TOKEN_CACHE_TTL_MS, untilExpiry) },
     );
   }

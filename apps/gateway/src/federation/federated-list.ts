@@ -14,6 +14,7 @@ export const FEDERATED_TYPES = new Set([
   'containers',
   'workflows',
   'api_client_authorizations',
+  'authorized_keys',
 ]);
 
 /** What §5 decides for a list: answer it here as usual, answer it empty, or fan it out. */

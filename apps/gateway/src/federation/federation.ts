@@ -30,6 +30,8 @@ export interface TypedCall {
   endpointId: string;
   options: Readonly<Record<string, unknown>>;
   remote: string | null;
+  /** What the core may record or answer from the request itself (token records, keep_services). */
+  request?: { clientAddress?: string; origin?: string };
 }
 
 /** Who is calling, as far as this gateway had to find out before sending the call on. */
@@ -252,7 +254,10 @@ export class Federation {
     const { token, v2Form } = admission.caller;
     const received =
       token === null ? null : tokenFor(cluster, this.deps.topology.home, token, v2Form);
-    const identity = identityForCall(admission.identity!, call.endpoint, call.remote, received);
+    const identity = {
+      ...identityForCall(admission.identity!, call.endpoint, call.remote, received),
+      ...call.request,
+    };
     const body = JSON.stringify({ identity, options: call.options });
     return this.deps.cores.get(cluster)!.call(call.endpointId, body, admission.caller.requestId);
   }

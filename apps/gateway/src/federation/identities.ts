@@ -54,24 +54,31 @@ export class Identities {
     if (isRootToken(config, token)) {
       return rootIdentity(cluster, parseV2Token(token)?.secret ?? token);
     }
+    return (await this.checked(cluster, token, remote)).identity;
+  }
+
+  /** A token's check on a cluster, cached (with the v2 form of a bare local secret). */
+  private async checked(cluster: string, token: string, remote: string | null) {
     const cached = this.deps.cache.get(cluster, token, remote);
     if (cached) return cached;
     const valid = await this.check(cluster, token, remote);
     if (!valid) throw new NotLoggedInError();
-    this.deps.cache.set(cluster, token, remote, valid.identity, valid.expiresAt);
-    return valid.identity;
+    this.deps.cache.set(cluster, token, remote, valid, valid.expiresAt);
+    return valid;
   }
 
-  /** The home check, with the v2 form of a bare local secret (to salt it for other clusters). */
+  /**
+   * The home check, with the v2 form of a bare local secret (to salt it for other clusters):
+   * a bare secret is cached like its v2 form, so neither is checked again on every request.
+   */
   async atHome(token: string | null, remote: string | null): Promise<ValidToken> {
     if (!token) throw new NotLoggedInError();
     const home = this.deps.topology.home;
-    const identity = await this.forCluster(home, token, remote);
-    if (parseV2Token(token) !== null || isRootToken(this.deps.config.Clusters[home]!, token)) {
-      return { identity, expiresAt: null };
+    if (isRootToken(this.deps.config.Clusters[home]!, token)) {
+      return { identity: await this.forCluster(home, token, remote), expiresAt: null };
     }
-    const valid = await validateAt(this.deps.cores.get(home)!, token, remote);
-    return valid ?? { identity, expiresAt: null };
+    const { identity, v2Form } = await this.checked(home, token, remote);
+    return { identity, expiresAt: null, ...(v2Form ? { v2Form } : {}) };
   }
 
   private async check(cluster: string, token: string, remote: string | null) {

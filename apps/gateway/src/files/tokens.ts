@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { authorizationToken } from '@svc/ids';
 import type { GatewayDeps } from '../gateway-deps';
 import type { FileTarget } from './target';
 
@@ -20,8 +21,8 @@ function cookieToken(req: Request): string | null {
 
 function headerToken(req: Request): string | null {
   const header = req.headers.authorization ?? '';
-  const bearer = /^(?:Bearer|OAuth2)\s+(\S+)\s*$/i.exec(header);
-  if (bearer) return bearer[1]!;
+  const bearer = authorizationToken(header);
+  if (bearer) return bearer;
   const basic = /^Basic\s+(\S+)\s*$/i.exec(header);
   if (!basic) return null;
   const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');

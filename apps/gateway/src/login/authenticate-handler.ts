@@ -11,6 +11,8 @@ import { throttleFor } from './throttle';
 export interface GatewayCall {
   req: IncomingMessage;
   identity: Identity | null;
+  /** The cluster of this deployment the call is for (the home cluster unless routed). */
+  cluster: string;
 }
 
 export type GatewayHandler = (

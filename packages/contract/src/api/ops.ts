@@ -62,6 +62,8 @@ export interface Op<
   R extends ResourceSpec | null = ResourceSpec | null,
   B = unknown,
 > {
+  /** Its discovery id, when not `svc.<resource type>.<name>` (`sys.get` is `svc.sys.trash_sweep`). */
+  readonly id?: string;
   readonly httpMethod: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Every method accepted (update also takes PATCH; HEAD is handled as GET). */
   readonly methods?: readonly HttpMethod[];
@@ -72,9 +74,13 @@ export interface Op<
   readonly params: P;
   /** Create and update take an object of this resource (wrapped or bare). */
   readonly attributesOf?: R;
+  /** The body's wrapper key, when not the resource's singular (`user_agreement`). */
+  readonly wrapper?: string;
   /** Named body fields (users/authenticate). */
   readonly body?: BodyFields<B>;
   readonly result: Result<T>;
+  /** Answers 204 with no body once done (the trash-sweep trigger). */
+  readonly noContent?: boolean;
   /** Needs no token; a token sent is ignored and scopes do not apply (config, authenticate). */
   readonly public?: boolean;
   /** Answered by the gateway itself (login), not forwarded to a core. */
@@ -96,55 +102,79 @@ export interface StandardExtras {
 }
 type With<Base extends ParamSpecs, X> = X extends ParamSpecs ? Base & X : Base;
 
+/**
+ * Where standard operations live when not at the resource's own path: user agreements are
+ * collections served at `user_agreements` with the wrapper `user_agreement`.
+ */
+export interface StandardForm {
+  type: string;
+  singular: string;
+}
+
 /** The five operations every resource has (requests-and-errors.md §2), with its extras. */
 export function standardOps<
   R extends ResourceSpec,
   const X extends StandardExtras = Record<never, never>,
->(r: R, extras: X = {} as X) {
-  const a = r.singular.startsWith('a') ? 'an' : 'a';
+>(r: R, extras: X = {} as X, form: StandardForm = r) {
+  const a = form.singular.startsWith('a') ? 'an' : 'a';
+  const wrapper = form.singular !== r.singular ? { wrapper: form.singular } : {};
   return {
     list: op({
       httpMethod: 'GET',
-      path: r.type,
+      path: form.type,
       params: { ...LIST_PARAMS, ...extras.list } as With<typeof LIST_PARAMS, X['list']>,
       result: listOf(r),
       routing: 'list',
-      description: `List ${r.type}.`,
+      description: `List ${form.type}.`,
     }),
     get: op({
       httpMethod: 'GET',
-      path: `${r.type}/{uuid}`,
+      path: `${form.type}/{uuid}`,
       params: { ...GET_PARAMS, ...extras.get } as With<typeof GET_PARAMS, X['get']>,
       result: objectOf(r),
       routing: 'uuid',
-      description: `Get ${a} ${r.singular}.`,
+      description: `Get ${a} ${form.singular}.`,
     }),
     create: op({
       httpMethod: 'POST',
-      path: r.type,
+      path: form.type,
       params: { ...CREATE_PARAMS, ...extras.create } as With<typeof CREATE_PARAMS, X['create']>,
       attributesOf: r,
+      ...wrapper,
       result: objectOf(r),
       routing: 'cluster_id',
-      description: `Create ${a} ${r.singular}.`,
+      description: `Create ${a} ${form.singular}.`,
     }),
     update: op({
       httpMethod: 'PUT',
       methods: ['PUT', 'PATCH'],
-      path: `${r.type}/{uuid}`,
+      path: `${form.type}/{uuid}`,
       params: { ...UPDATE_PARAMS, ...extras.update } as With<typeof UPDATE_PARAMS, X['update']>,
       attributesOf: r,
+      ...wrapper,
       result: objectOf(r),
       routing: 'uuid',
-      description: `Update ${a} ${r.singular}.`,
+      description: `Update ${a} ${form.singular}.`,
     }),
     delete: op({
       httpMethod: 'DELETE',
-      path: `${r.type}/{uuid}`,
+      path: `${form.type}/{uuid}`,
       params: DELETE_PARAMS,
       result: objectOf(r),
       routing: 'uuid',
-      description: `Delete ${a} ${r.singular}.`,
+      description: `Delete ${a} ${form.singular}.`,
     }),
   };
+}
+
+/**
+ * Operations answered by the home cluster only (docs/api/more-resources.md §1.3): a uuid of another
+ * cluster is looked up here, and `cluster_id` is ignored.
+ */
+export function localOnly<const O extends Record<string, Op>>(
+  ops: O,
+): { [K in keyof O]: O[K] & { routing: 'local' } } {
+  return Object.fromEntries(
+    Object.entries(ops).map(([name, o]) => [name, { ...o, routing: 'local' }]),
+  ) as { [K in keyof O]: O[K] & { routing: 'local' } };
 }

@@ -7,6 +7,18 @@ export interface QueryParam<T extends ParamType = ParamType> extends ParamSpec {
   readonly required: false;
 }
 
+/** A query parameter discovery lists as required (its absence is the operation's own error). */
+export interface RequiredQueryParam<T extends ParamType = ParamType> extends ParamSpec {
+  readonly type: T;
+  readonly location: 'query';
+  readonly required: true;
+}
+
+export const requiredQuery = <T extends ParamType>(
+  type: T,
+  description: string,
+): RequiredQueryParam<T> => ({ type, location: 'query', required: true, description });
+
 /** The `{uuid}` path segment: always present. */
 export interface PathParam extends ParamSpec {
   readonly type: 'string';

@@ -11,9 +11,27 @@ import {
   users,
   workflows,
 } from '../registry';
+import {
+  authorizedKeyOps,
+  computedPermissionOps,
+  credentialOps,
+  getPermissionsOp,
+  keepServiceWrites,
+  userAgreementOps,
+  virtualMachineOps,
+} from './access';
 import { containerOps } from './containers';
 import { groupContentOps } from './groups';
-import { bodyFields, listOf, objectOf, op, plainJson, standardOps } from './ops';
+import { listOf, localOnly, objectOf, op, plainJson, standardOps } from './ops';
+import {
+  containerStatusOp,
+  createSystemAuthOp,
+  provenanceOps,
+  sysOps,
+  updatePriorityOp,
+  vocabularyOps,
+} from './system';
+import { userOps } from './users';
 import { ASYNC, INCLUDE_OLD_VERSIONS, INCLUDE_TRASH } from './params';
 import { trashOps } from './trash';
 
@@ -29,39 +47,7 @@ export type PublicConfig = Record<string, unknown> & { ClusterID: string };
  * parser and the typed interface (`SvcApi`) are all read from this table.
  */
 export const API = {
-  users: {
-    ...standardOps(users),
-    current: op({
-      httpMethod: 'GET',
-      path: 'users/current',
-      params: {},
-      result: objectOf(users),
-      routing: 'cluster_id',
-      description: "The caller's own user record.",
-    }),
-    system: op({
-      httpMethod: 'GET',
-      path: 'users/system',
-      params: {},
-      result: objectOf(users),
-      routing: 'cluster_id',
-      description: 'The system user.',
-    }),
-    authenticate: op({
-      httpMethod: 'POST',
-      path: 'users/authenticate',
-      params: {},
-      body: bodyFields<{ username: string; password: string }>({
-        required: true,
-        properties: { username: { type: 'string' }, password: { type: 'string' } },
-      }),
-      result: objectOf(apiClientAuthorizations),
-      public: true,
-      servedBy: 'gateway',
-      routing: 'local',
-      description: 'Log in with a username and password checked by the login provider.',
-    }),
-  },
+  users: { ...standardOps(users), ...userOps },
   groups: {
     ...standardOps(groups, {
       list: { include_trash: INCLUDE_TRASH },
@@ -78,10 +64,14 @@ export const API = {
       get: { include_trash: INCLUDE_TRASH },
     }),
     ...trashOps(collections),
+    ...provenanceOps,
   },
-  container_requests: standardOps(containerRequests, { list: { include_trash: INCLUDE_TRASH } }),
-  containers: { ...standardOps(containers), ...containerOps },
-  links: standardOps(links),
+  container_requests: {
+    ...standardOps(containerRequests, { list: { include_trash: INCLUDE_TRASH } }),
+    container_status: containerStatusOp,
+  },
+  containers: { ...standardOps(containers), ...containerOps, update_priority: updatePriorityOp },
+  links: { ...standardOps(links), get_permissions: getPermissionsOp },
   workflows: standardOps(workflows),
   api_client_authorizations: {
     ...standardOps(apiClientAuthorizations),
@@ -93,22 +83,30 @@ export const API = {
       routing: 'cluster_id',
       description: "The calling token's own record.",
     }),
+    create_system_auth: createSystemAuthOp,
   },
   api_clients: standardOps(apiClients),
   logs: standardOps(logs),
   keep_services: {
-    list: { ...standardOps(keepServices).list, ...BY_GATEWAY },
-    get: { ...standardOps(keepServices).get, ...BY_GATEWAY },
+    ...localOnly({ list: standardOps(keepServices).list, get: standardOps(keepServices).get }),
     accessible: op({
       httpMethod: 'GET',
       path: 'keep_services/accessible',
       params: {},
       result: listOf(keepServices),
       public: true,
-      ...BY_GATEWAY,
+      routing: 'local',
       description: 'The block services a client should use.',
     }),
+    ...keepServiceWrites,
   },
+  authorized_keys: authorizedKeyOps,
+  virtual_machines: virtualMachineOps,
+  user_agreements: userAgreementOps,
+  credentials: credentialOps,
+  computed_permissions: computedPermissionOps,
+  sys: sysOps,
+  vocabularies: vocabularyOps,
   openapi: {
     get: op({
       httpMethod: 'GET',
@@ -127,6 +125,7 @@ export const API = {
       params: {},
       result: plainJson<PublicConfig>(),
       public: true,
+      servedBy: 'gateway',
       routing: 'cluster_id',
       description: 'The public part of the cluster configuration.',
     }),

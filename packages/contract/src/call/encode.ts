@@ -37,6 +37,7 @@ export function encodeCall(
     return { method: endpoint.httpMethod, path: text ? `${path}?${text}` : path };
   }
   const json: Record<string, unknown> = { ...rest };
-  if (endpoint.attributesOf) json[endpoint.attributesOf.singular] = attributes ?? {};
+  if (endpoint.attributesOf)
+    json[endpoint.wrapper ?? endpoint.attributesOf.singular] = attributes ?? {};
   return { method: endpoint.httpMethod, path, json };
 }

@@ -1,4 +1,5 @@
 import { EndpointNotFoundError, MethodNotAllowedError, UnprocessableError } from '@svc/errors';
+import { authorizationToken } from '@svc/ids';
 import { endpointId, type Endpoint } from '../endpoints';
 import { msg } from '../messages';
 import {
@@ -71,10 +72,7 @@ export function presentedToken(
   authorization: string | undefined,
   params: Readonly<Record<string, unknown>>,
 ): string | null {
-  if (authorization !== undefined) {
-    const m = /^(?:Bearer|OAuth2)\s+(\S+)\s*$/i.exec(authorization);
-    return m ? m[1]! : '';
-  }
+  if (authorization !== undefined) return authorizationToken(authorization) ?? '';
   const param = params['api_token'];
   return typeof param === 'string' ? param : null;
 }
@@ -130,10 +128,12 @@ const GENERAL_PARAMS = new Set([
  */
 function attributesOf(p: ParsedRequest): Record<string, unknown> {
   const r = p.endpoint.attributesOf!;
-  for (const key of [r.singular, camelSingular(r)]) {
+  const singular = p.endpoint.wrapper ?? r.singular;
+  const keys = p.endpoint.wrapper ? [singular] : [r.singular, camelSingular(r)];
+  for (const key of keys) {
     if (!(key in p.params)) continue;
     const wrapped = toObject(p.params[key]);
-    if (wrapped === undefined) throw new UnprocessableError(msg.noWrapperHash(r.singular));
+    if (wrapped === undefined) throw new UnprocessableError(msg.noWrapperHash(singular));
     return { ...wrapped };
   }
   const attrs: Record<string, unknown> = {};

@@ -42,6 +42,7 @@ function errorStatuses(e: Endpoint, method: HttpMethod): string[] {
 }
 
 function successResponses(e: Endpoint): Json {
+  if (e.noContent) return { '204': { description: e.description } };
   const schema = e.response ? ref(e.response) : { type: 'object' };
   const ok = {
     description: e.description,

@@ -1,6 +1,6 @@
 import { inputMode } from '../attributes';
 import { FILTER_OPERATORS } from '../api/filters';
-import { propertySchema } from '../discovery';
+import { COMPUTED_PERMISSION_PROPERTIES, propertySchema } from '../discovery';
 import { RESOURCES, schemaName } from '../registry';
 import type { AttributeSpec, ResourceSpec } from '../types';
 import { attributeJsonSchema } from '../validate-attributes';
@@ -121,6 +121,22 @@ export function componentSchemas(): Record<string, Json> {
         },
       ),
       Error: errorSchema,
+      ComputedPermission: {
+        type: 'object',
+        description: "A user's highest level on a group, user or link head.",
+        properties: COMPUTED_PERMISSION_PROPERTIES,
+        required: ['kind', 'user_uuid', 'target_uuid', 'perm_level'],
+      },
+      ComputedPermissionList: {
+        type: 'object',
+        description: 'Rows of the materialized permission table: no offset, no count.',
+        properties: {
+          kind: { type: 'string', default: 'svc#computedPermissionList' },
+          limit: { type: 'integer' },
+          items: { type: 'array', items: ref('ComputedPermission') },
+        },
+        required: ['kind', 'limit', 'items'],
+      },
     },
     filterSchemas,
   );

@@ -1,12 +1,9 @@
 import { defineResource } from '../types';
-
-const derived = (type: 'string' | 'integer' | 'boolean' | 'datetime', description: string) =>
-  ({ type, stored: false, input: 'ignored', description }) as const;
+import { commonAttributes } from './common';
 
 /**
- * Block services (storage.md §8): they come from configuration and the request, not from a
- * table, so every attribute is derived and the resource is read-only (list, get and
- * `accessible`, answered by the gateway: the API table says so).
+ * Block services (storage.md §8, docs/api/more-resources.md §11): records an admin stores; while none is
+ * stored, one record is derived from the gateway the client reached.
  */
 export const keepServices = defineResource({
   type: 'keep_services',
@@ -15,17 +12,16 @@ export const keepServices = defineResource({
   infix: 'bi6l4',
   description: 'A block service clients read and write blocks through.',
   attributes: {
-    kind: derived('string', 'Object type'),
-    etag: derived('string', 'Changes whenever the service changes'),
-    uuid: derived('string', 'Object identifier'),
-    owner_uuid: derived('string', 'The system user'),
-    created_at: derived('datetime', 'When the gateway started'),
-    modified_at: derived('datetime', 'When the gateway started'),
-    modified_by_user_uuid: { ...derived('string', 'Always null'), nullable: true },
-    service_host: derived('string', 'Host name clients use'),
-    service_port: derived('integer', 'Port clients use'),
-    service_ssl_flag: derived('boolean', 'Clients use https'),
-    service_type: derived('string', '"proxy": the gateway'),
-    read_only: derived('boolean', 'Blocks cannot be written here'),
+    ...commonAttributes,
+    service_host: { type: 'string', nullable: true, description: 'Host name clients use' },
+    service_port: {
+      type: 'integer',
+      nullable: true,
+      typeMessage: 'service_port must be an integer between 1 and 65535',
+      description: 'Port clients use',
+    },
+    service_ssl_flag: { type: 'boolean', default: false, description: 'Clients use https' },
+    service_type: { type: 'string', default: 'disk', description: 'disk, blob or proxy' },
+    read_only: { type: 'boolean', default: false, description: 'Blocks cannot be written here' },
   },
 });

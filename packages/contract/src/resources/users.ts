@@ -27,7 +27,10 @@ export const users = defineResource({
       type: 'boolean',
       stored: false,
       input: 'ignored',
-      description: 'is_active, or new users are active',
+      // A permission link to the all-users group: the user was set up (docs/api/more-resources.md §5.2).
+      sql: `(is_active OR EXISTS (SELECT 1 FROM links l WHERE l.link_class = 'permission'
+        AND l.tail_uuid = "users"."uuid" AND l.head_uuid LIKE '%-j7d0g-fffffffffffffff'))`,
+      description: 'is_active, or set up, or new users are active',
     },
     prefs: { type: 'hash', default: {} },
     ...permissionFlagAttributes,

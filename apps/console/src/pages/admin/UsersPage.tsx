@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { activateUser, deactivateUser } from '../../api/admin';
+import { ConfirmDialog } from '../../dialogs/ConfirmDialog';
 import { likePattern } from '../../api/contents';
 import { messageOf } from '../../api/errors';
 import { userLabel } from '../../api/objects';
@@ -21,6 +22,7 @@ export default function UsersPage() {
   const [text, setText] = useState('');
   const [term] = useDebouncedValue(text, 250);
   const [page, setPage] = useState(1);
+  const [leaving, setLeaving] = useState<User | null>(null);
   const users = useQuery({
     queryKey: ['admin-users', term, page],
     placeholderData: keepPreviousData,
@@ -34,9 +36,10 @@ export default function UsersPage() {
       }),
   });
   if (!me.is_admin) return <ErrorBox error={new Error('Only admins can manage users.')} />;
-  const act = (u: User, active: boolean) =>
-    (active ? activateUser(client, u.uuid) : deactivateUser(client, u.uuid))
-      .then(() => queries.invalidateQueries({ queryKey: ['admin-users'] }))
+  const refresh = () => queries.invalidateQueries({ queryKey: ['admin-users'] });
+  const activate = (u: User) =>
+    activateUser(client, u.uuid)
+      .then(refresh)
       .catch((err) => notifications.show({ color: 'red', message: messageOf(err) }));
   return (
     <Stack>
@@ -79,7 +82,7 @@ export default function UsersPage() {
                     <Button
                       size="xs"
                       variant="default"
-                      onClick={() => act(u, false)}
+                      onClick={() => setLeaving(u)}
                       aria-label={`Deactivate ${userLabel(u)}`}
                     >
                       Deactivate
@@ -87,7 +90,7 @@ export default function UsersPage() {
                   ) : (
                     <Button
                       size="xs"
-                      onClick={() => act(u, true)}
+                      onClick={() => activate(u)}
                       aria-label={`Activate ${userLabel(u)}`}
                     >
                       Activate
@@ -104,6 +107,15 @@ export default function UsersPage() {
         page={page}
         onChange={setPage}
       />
+      {leaving && (
+        <ConfirmDialog
+          title={`Deactivate ${userLabel(leaving)}`}
+          text="They leave all users and lose their group memberships, shares, tokens and SSH keys; what they own stays."
+          confirmLabel="Deactivate"
+          onConfirm={() => deactivateUser(client, leaving.uuid).then(refresh)}
+          onClose={() => setLeaving(null)}
+        />
+      )}
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { apiClientAuthorizations, builtInUuids } from '@svc/contract';
+import { apiClientAuthorizations, builtInUuids, moreMsg } from '@svc/contract';
 import { ForbiddenError, UnprocessableError } from '@svc/errors';
 import { newSecret, sealTokenSecret, secretDigest, tokenSecretKey } from '@svc/ids';
 import { raw, sql } from '@svc/list-engine';
@@ -61,11 +61,9 @@ async function current(call: Call): Promise<Reply> {
 }
 
 /** Tokens of untrusted clients may only read their own record through `current` (auth.md §7). */
-function requireTrustedClient(call: Call): void {
+export function requireTrustedClient(call: Call): void {
   if (!call.caller.identity.apiClientTrusted) {
-    throw new ForbiddenError(
-      "Forbidden: this API client cannot manipulate other clients' access tokens.",
-    );
+    throw new ForbiddenError(moreMsg.untrustedClient());
   }
 }
 
@@ -97,6 +95,7 @@ export const apiClientAuthorizationRules: ResourceRules = {
     ctx.call.locals[CREATED_SECRET] = { uuid: row['uuid'], secret };
     Object.assign(row, storedSecret(ctx.call.cluster.SystemRootToken, String(row['uuid']), secret));
     row['api_client_uuid'] = ctx.call.caller.identity.apiClientUuid;
+    row['created_by_ip_address'] = ctx.call.caller.identity.clientAddress ?? null;
   },
   async prepareUpdate(ctx, current) {
     if ('api_token' in ctx.input)

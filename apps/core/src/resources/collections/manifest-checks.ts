@@ -13,7 +13,7 @@ import { blockStoreOf } from '../../storage/block-store';
 import { holdReferencesShared } from '../../storage/reference-lock';
 import type { Row } from '../common/row';
 import { parsedManifest } from './manifest-fields';
-import { signingParams } from './signing';
+import { signingParams } from '../common/manifest-signing';
 
 /** Blocks a write adds (named by the new manifest, not by the stored one). */
 export const ADDED_BLOCKS = 'collections.addedBlocks';

@@ -10,7 +10,7 @@ import { untrashHandler } from '../common/untrash';
 import { ownedPolicy } from '../../permissions/policies';
 import { applyManifest, isPortableDataHash } from './manifest-fields';
 import { ADDED_BLOCKS, checkManifestWrite } from './manifest-checks';
-import { signedManifest } from './signing';
+import { signedManifest } from '../common/manifest-signing';
 
 /** Set by the storage system: admins only, anyone else may only clear them. */
 const ADMIN_FIELDS = [

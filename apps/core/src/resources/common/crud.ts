@@ -33,6 +33,7 @@ import {
 } from './frozen';
 import { deleteLinksOf } from '../../permissions/graph-writes';
 import { checkReferences } from './references';
+import { checkProperties } from './vocabulary-check';
 import {
   deleteStatement,
   insertStatement,
@@ -134,6 +135,7 @@ async function create(call: Call, rules: ResourceRules): Promise<Reply> {
     }
     await rules.checkWrite?.(call, tx, attrs, null);
     const input = checkedInput(call, r, attrs, 'create');
+    checkProperties(call, r, input);
     const now = nowCanonical();
     const ctx: WriteContext = { call, tx, now, input };
     const draft = draftRow(call, r, input, now);
@@ -170,6 +172,7 @@ async function update(call: Call, rules: ResourceRules): Promise<Reply> {
     }
     await rules.checkWrite?.(call, tx, attrs, current);
     const input = checkedInput(call, r, attrs, 'update', String(current['uuid']));
+    checkProperties(call, r, input);
     const now = nowCanonical();
     const ctx: WriteContext = { call, tx, now, input };
     const next: Row = { ...current };
@@ -179,7 +182,8 @@ async function update(call: Call, rules: ResourceRules): Promise<Reply> {
     await rules.prepareUpdate?.(ctx, current, next);
     await checkReferences(call, tx, r, next, current, rules.ownReferenceRules);
     const changes: Row = {};
-    for (const name of storedColumns(r)) {
+    // Internal columns (a sealed secret) are never read back: a value set for them is a change.
+    for (const name of [...storedColumns(r), ...(rules.internalColumns ?? [])]) {
       if (name in next && !sameValue(next[name], current[name])) changes[name] = next[name];
     }
     if (Object.keys(changes).length === 0) return current;

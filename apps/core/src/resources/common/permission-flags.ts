@@ -15,6 +15,8 @@ interface Flags {
   writers: string[];
   /** A frozen project, or anything beneath one: nobody can write it (groups.md §7). */
   frozen: boolean;
+  /** Its owner is a frozen project or beneath one (then nobody can unfreeze the object). */
+  ownerFrozen: boolean;
 }
 
 /** Where the frozen walk starts: a group itself, any other object at its owner. */
@@ -107,13 +109,24 @@ export async function loadPermissionFlags(call: Call, rows: readonly Row[]): Pro
   const { levels, writers } = read ? flagsFromRows(withIds) : await queriedFlags(call, objects);
   const owners = await ownerLevels(call, objects, levels);
   const frozen = frozenFromRows(withIds) ?? (await frozenAmong(call.db, objects.map(frozenStart)));
+  // a frozen group's own owner, asked only when there is one (anything else starts at its owner)
+  const frozenGroups = objects.filter((o) => isGroupUuid(o.uuid) && frozen.has(o.uuid));
+  const frozenOwners =
+    frozenGroups.length > 0
+      ? await frozenAmong(
+          call.db,
+          frozenGroups.map((o) => o.owner),
+        )
+      : null;
   const flags = new Map<string, Flags>();
   for (const o of objects) {
+    const isFrozen = frozen.has(frozenStart(o));
     flags.set(o.uuid, {
       level: levels.get(o.uuid) ?? NONE,
       ownerLevel: owners.get(o.owner) ?? NONE,
       writers: writers(o.uuid),
-      frozen: frozen.has(frozenStart(o)),
+      frozen: isFrozen,
+      ownerFrozen: isGroupUuid(o.uuid) ? (frozenOwners?.has(o.owner) ?? false) : isFrozen,
     });
   }
   call.locals[KEY] = flags;
@@ -132,7 +145,16 @@ async function ownerLevels(call: Call, objects: readonly Owned[], levels: Map<st
   return levelsOfExisting(call.db, call.caller, [...needed]);
 }
 
+/** Whether the caller could unfreeze a frozen project (groups.md §7): not one beneath another. */
+function couldUnfreeze(call: Call, f: Flags): boolean {
+  if (f.ownerFrozen) return false;
+  if (call.caller.isAdmin) return true;
+  return f.level === MANAGE && !call.cluster.API.UnfreezeProjectRequiresAdmin;
+}
+
+/** permissions.md §10's writable_by, its rules in order. */
 function writableBy(call: Call, row: Row, f: Flags): string[] {
+  if (f.frozen && !couldUnfreeze(call, f)) return [];
   const owner = String(row['owner_uuid']);
   const me = call.caller.uuid;
   if (owner === me || call.caller.isAdmin || f.level === MANAGE || f.ownerLevel === MANAGE) {

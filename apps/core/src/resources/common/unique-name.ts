@@ -13,11 +13,15 @@ async function nameTaken(tx: Db, r: ResourceSpec, owner: string, name: string, u
       sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${r.type}/${owner}/${name}`}, 0))`,
     ),
   );
+  // Types without trash (credentials) count every object.
+  const live =
+    'trash_at' in r.attributes
+      ? sql`AND ("trash_at" IS NULL OR "trash_at" > ${raw('statement_timestamp()')})`
+      : sql``;
   const { rows } = await tx.query(
     toQuery(
       sql`SELECT 1 FROM ${tableOf(r)} WHERE "owner_uuid" = ${owner} AND "name" = ${name}
-          AND "uuid" <> ${uuid} AND ("trash_at" IS NULL OR "trash_at" > ${raw('statement_timestamp()')})
-          LIMIT 1`,
+          AND "uuid" <> ${uuid} ${live} LIMIT 1`,
     ),
   );
   return rows.length > 0;

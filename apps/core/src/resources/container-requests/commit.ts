@@ -15,12 +15,8 @@ import {
 } from './constraints';
 import { commitMountsProblems, outputPathProblems } from './mounts';
 import { chooseContainer } from './reuse';
-import {
-  readableCollectionPdh,
-  readablePdh,
-  runtimeUserOf,
-  type RuntimeUser,
-} from './runtime-user';
+import { resolveImage } from './image-names';
+import { readableCollectionPdh, runtimeUserOf, type RuntimeUser } from './runtime-user';
 
 /**
  * Commit (containers.md §6): runtime user, resolution, the container's attributes, selection,
@@ -60,15 +56,22 @@ async function resolveMounts(tx: Db, user: RuntimeUser, mounts: Record<string, u
   return { resolved, problems };
 }
 
-/** The new container's attributes (step 3), with the digests selection compares. */
-function containerAttributes(next: Row, mounts: Record<string, unknown>, user: RuntimeUser): Row {
+/**
+ * The new container's attributes (step 3), with the digests selection compares: the resolved
+ * image (a PDH) and mounts go to the container only; the request keeps what the client sent.
+ */
+function containerAttributes(
+  next: Row,
+  resolved: { image: string; mounts: Record<string, unknown> },
+  user: RuntimeUser,
+): Row {
   const attrs: Row = {
     command: next['command'],
     cwd: next['cwd'],
     environment: hash(next['environment']),
     output_path: next['output_path'],
-    container_image: next['container_image'],
-    mounts,
+    container_image: resolved.image,
+    mounts: resolved.mounts,
     runtime_constraints: resolvedConstraints(hash(next['runtime_constraints'])),
     scheduling_parameters: withDefaults(SCHEDULING_PARAMETERS, hash(next['scheduling_parameters'])),
     runtime_user_uuid: user.uuid,
@@ -107,12 +110,13 @@ export async function commit(ctx: WriteContext, next: Row, containerCount: numbe
   next['runtime_user_uuid'] = user.uuid;
   next['runtime_auth_scopes'] = user.scopes;
   const image = String(next['container_image']);
-  if (!(await readablePdh(tx, user, image))) problems.push(containerMsg.imageNotFound(image));
+  const imagePdh = await resolveImage(tx, user, image);
+  if (imagePdh === null) problems.push(containerMsg.imageNotFound(image));
   const mounts = await resolveMounts(tx, user, hash(next['mounts']));
   failIfAny([...problems, ...mounts.problems]);
   await holdOwnerChain(tx, String(next['owner_uuid']));
   const lc: Lifecycle = { tx, cluster: call.cluster, now: ctx.now, actor: call.caller.uuid };
-  const attrs = containerAttributes(next, mounts.resolved, user);
+  const attrs = containerAttributes(next, { image: imagePdh!, mounts: mounts.resolved }, user);
   const container = await chooseContainer(lc, attrs, next['use_existing'] !== false);
   next['container_uuid'] = container['uuid'];
   next['container_count'] = containerCount + 1;

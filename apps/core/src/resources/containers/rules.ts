@@ -36,7 +36,7 @@ import {
 /**
  * Containers (containers.md §9): readable by admins, by readers of a request that points at
  * one, and by the container's own token; changed by admins through the per-state rules, by the
- * container's own token for its progress fields, and by the dispatch endpoints (§12).
+ * container's own token for its progress and output fields, and by the dispatch endpoints (§12).
  */
 
 function containerVisible(call: Call) {
@@ -48,7 +48,7 @@ function containerVisible(call: Call) {
                         AND ${notHiddenByOwner('container_requests')}))`;
 }
 
-/** The container's own token changes only its progress fields, only while Running. */
+/** The container's own token changes only its own fields (progress, output), only while Running. */
 async function requireOwnTokenChange(call: Call, tx: Db, row: Row, attrs: Row): Promise<void> {
   const own = (await containerOfToken(tx, call.caller.identity.tokenUuid)) === row['uuid'];
   const onlyOwnFields = changedFields(row, attrs).every((f) => OWN_TOKEN_FIELDS.includes(f));

@@ -45,11 +45,16 @@ export function changeableFields(from: string, to: string): readonly string[] {
   }
 }
 
-/** What the container's own token may change, and only while Running (§9). */
+/**
+ * What the container's own token may change, and only while Running (§9): its progress, and
+ * the output a process that assembles its own (a workflow runner) sets.
+ */
 export const OWN_TOKEN_FIELDS = [
   'progress',
   'runtime_status',
+  'output',
   'output_properties',
+  'exit_code',
   'cost',
   'subrequests_cost',
 ];

@@ -110,11 +110,40 @@ async function overlapping(tx: Db, row: Row): Promise<Row[]> {
   return rows;
 }
 
+const loginUsername = (row: Row): string | null => {
+  const props = row['properties'];
+  const name = typeof props === 'object' && props !== null ? (props as Row)['username'] : null;
+  return row['link_class'] === 'permission' &&
+    row['name'] === 'can_login' &&
+    typeof name === 'string'
+    ? name
+    : null;
+};
+
+/** Other can_login links of the same user, machine and account name (docs/api/more-resources.md §4.2). */
+async function sameLogins(tx: Db, row: Row, username: string): Promise<Row[]> {
+  const { rows } = await tx.query<Row>(
+    statement(
+      `SELECT uuid FROM links WHERE link_class = 'permission' AND name = 'can_login'
+          AND tail_uuid = $1 AND head_uuid = $2 AND properties->>'username' = $3 AND uuid <> $4
+        ORDER BY created_at, uuid`,
+      [row['tail_uuid'], row['head_uuid'], username, row['uuid']],
+    ),
+  );
+  return rows;
+}
+
 /**
  * At most one level link per (tail, head): a second create answers the existing link, raised
- * to the requested level if that is higher (permissions.md §3).
+ * to the requested level if that is higher (permissions.md §3). A second login of one account
+ * answers the existing one, unchanged.
  */
 async function existingLevelLink(ctx: WriteContext, draft: Row): Promise<Row | null> {
+  const username = loginUsername(draft);
+  if (username !== null) {
+    await lockPair(ctx.tx, draft);
+    return (await sameLogins(ctx.tx, draft, username))[0] ?? null;
+  }
   if (!isPermission(draft) || !LEVEL_NAMES.includes(String(draft['name']))) return null;
   await lockPair(ctx.tx, draft);
   const existing = (await overlapping(ctx.tx, draft))[0];
@@ -142,6 +171,12 @@ async function afterLinkWrite(ctx: WriteContext, row: Row, previous: Row | null)
   if (previous && isPermission(row) && LEVEL_NAMES.includes(String(row['name']))) {
     await lockPair(ctx.tx, row);
     const others = (await overlapping(ctx.tx, row)).map((r) => String(r['uuid']));
+    await deleteLinksByUuid(ctx.tx, others);
+  }
+  const username = previous ? loginUsername(row) : null;
+  if (username !== null) {
+    await lockPair(ctx.tx, row);
+    const others = (await sameLogins(ctx.tx, row, username)).map((r) => String(r['uuid']));
     await deleteLinksByUuid(ctx.tx, others);
   }
   await linkWritten(ctx.tx, ctx.call.cluster.ClusterID, row, previous);

@@ -12,9 +12,12 @@ import { userVisible } from '../../permissions/visibility';
  */
 export const userPolicy: AccessPolicy = {
   visible(call) {
-    if (call.caller.isAdmin) return [];
+    // A user merged into another is gone for everyone (docs/api/more-resources.md §5.6).
+    const notMerged = sql`${col('users', 'redirect_to_user_uuid')} IS NULL`;
+    if (call.caller.isAdmin) return [notMerged];
     const me = call.caller.uuid;
     return [
+      notMerged,
       sql`(${userVisible(me)} AND (${col('users', 'is_active')} OR ${col('users', 'uuid')} = ${me}))`,
     ];
   },

@@ -1,6 +1,7 @@
-import { users, builtInUuids } from '@svc/contract';
+import { builtInUuids, isBuiltIn, users } from '@svc/contract';
 import { ForbiddenError } from '@svc/errors';
 import type { Call, Reply } from '../../call';
+import { rowColumns, sql, toQuery } from '@svc/list-engine';
 import { statement } from '../../db/db';
 import { failIfAny, readObject } from '../common/crud';
 import {
@@ -11,7 +12,9 @@ import {
 import { PUBLIC_USER_ATTRIBUTES, userPolicy } from './policy';
 import type { Row } from '../common/row';
 import type { ResourceRules, WriteContext } from '../common/rules';
-import { deletePermissionLinks, ensurePermissionLink } from '../../permissions/graph-writes';
+import { deletePermissionLinks } from '../../permissions/graph-writes';
+import { queueNewUserNotice, queueProfileNotice } from './notify';
+import { runSetup } from './setup';
 
 const USERNAME_RE = /^[A-Za-z][A-Za-z0-9]*$/;
 const ADMIN_ONLY_FIELDS = ['email', 'username', 'identity_url'] as const;
@@ -62,29 +65,50 @@ export function restrictSelfUpdate(ctx: WriteContext, current: Row, next: Row): 
 
 function computeUserAttribute(call: Call, name: string, row: Row): unknown {
   if (name === 'is_invited')
-    return row['is_active'] === true || call.cluster.Users.NewUsersAreActive;
+    return row['is_invited'] === true || call.cluster.Users.NewUsersAreActive;
   return permissionFlag(call, name, row);
 }
 
 const renderUser = (call: Call, uuid: string): Promise<Reply> => readObject(call, userRules, uuid);
 
+const isLocalUser = (call: Call, uuid: string): boolean =>
+  uuid.startsWith(`${call.cluster.ClusterID}-`) && !isBuiltIn(call.cluster.ClusterID, uuid);
+
+const hasProfile = (row: Row | null): boolean =>
+  typeof row?.['prefs'] === 'object' && row['prefs'] !== null && 'profile' in row['prefs'];
+
 /**
- * Activation (other-resources.md §5): an active user is a can_write member of the all-users
- * group, which can_read the user; deactivation removes both links.
+ * What follows a user write (other-resources.md §5, docs/api/more-resources.md §5.1, §5.7): becoming
+ * active runs the setup procedure, becoming inactive removes the all-users membership; a local
+ * user created while AutoSetupNewUsers is on is set up (so invited); admins hear of new users,
+ * and of a first profile.
  */
-async function applyActivation(ctx: WriteContext, row: Row, previous: Row | null): Promise<void> {
-  const wasActive = previous?.['is_active'] === true;
-  const isActive = row['is_active'] === true;
-  if (wasActive === isActive) return;
+async function afterUserWrite(ctx: WriteContext, row: Row, previous: Row | null): Promise<void> {
+  const { call, tx } = ctx;
   const user = String(row['uuid']);
-  const allUsers = builtInUuids(ctx.call.cluster.ClusterID).allUsersGroup;
-  if (isActive) {
-    await ensurePermissionLink(ctx.call, ctx.tx, user, allUsers, 'can_write', ctx.now);
-    await ensurePermissionLink(ctx.call, ctx.tx, allUsers, user, 'can_read', ctx.now);
-  } else {
-    await deletePermissionLinks(ctx.tx, ctx.call.cluster.ClusterID, user, allUsers);
-    await deletePermissionLinks(ctx.tx, ctx.call.cluster.ClusterID, allUsers, user);
+  const activated = row['is_active'] === true && previous?.['is_active'] !== true;
+  const builtIn = isBuiltIn(call.cluster.ClusterID, user);
+  if (previous?.['is_active'] === true && row['is_active'] !== true) {
+    const allUsers = builtInUuids(call.cluster.ClusterID).allUsersGroup;
+    await deletePermissionLinks(tx, call.cluster.ClusterID, user, allUsers);
+    await deletePermissionLinks(tx, call.cluster.ClusterID, allUsers, user);
   }
+  const autoSetup =
+    previous === null && call.cluster.Users.AutoSetupNewUsers && isLocalUser(call, user);
+  if ((activated && !builtIn) || autoSetup) await runSetup(ctx, row);
+  if (previous === null) {
+    const { rows } = await tx.query<{ invited: boolean }>(
+      statement(
+        `SELECT EXISTS (SELECT 1 FROM links WHERE link_class = 'permission' AND tail_uuid = $1
+           AND head_uuid = $2) AS invited`,
+        [user, builtInUuids(call.cluster.ClusterID).allUsersGroup],
+      ),
+    );
+    const invited =
+      row['is_active'] === true || call.cluster.Users.NewUsersAreActive || rows[0]!.invited;
+    queueNewUserNotice(call, row, invited);
+  }
+  if (previous !== null && hasProfile(row) && !hasProfile(previous)) queueProfileNotice(call, row);
 }
 
 export const userRules: ResourceRules = {
@@ -99,7 +123,16 @@ export const userRules: ResourceRules = {
     next['owner_uuid'] = current['owner_uuid'];
     failIfAny([...(await usernameProblems(ctx, next)), ...flagProblems(ctx, next)]);
   },
-  afterWrite: applyActivation,
+  /** Setup may have made the user invited: the answer says so. */
+  async afterWriteRow(ctx, row, previous) {
+    await afterUserWrite(ctx, row, previous);
+    const { rows } = await ctx.tx.query<{ is_invited: boolean }>(
+      toQuery(
+        sql`SELECT ${rowColumns(users, ['is_invited'], false)} FROM users WHERE uuid = ${String(row['uuid'])}`,
+      ),
+    );
+    return { ...row, is_invited: rows[0]?.is_invited ?? row['is_invited'] };
+  },
   /** A deleted user holds no permissions any more. */
   async afterRemove(_call, row, tx) {
     await tx.query(
