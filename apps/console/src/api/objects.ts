@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { typeOfUuid } from './ids';
+import { objectQuery } from './query-options';
 import { useSession } from './session';
 
 /** Any object by uuid through its type's `get` (or a collection by PDH). */
@@ -9,16 +10,8 @@ export function useObject<T = Record<string, unknown>>(
 ) {
   const { client } = useSession();
   return useQuery({
-    queryKey: ['object', id, opts.includeTrash ?? false],
+    ...objectQuery<T>(client, id ?? '', opts.includeTrash ?? false),
     enabled: id !== undefined,
-    queryFn: async () => {
-      const type = typeOfUuid(id!) ?? 'collections';
-      const withTrash = type === 'groups' || type === 'collections';
-      return (await client.call(`svc.${type}.get`, {
-        uuid: id,
-        ...(withTrash && opts.includeTrash ? { include_trash: true } : {}),
-      })) as T;
-    },
   });
 }
 

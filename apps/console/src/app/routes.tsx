@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router';
+import { prefetchProject } from '../api/prefetch';
 import { RequireSession } from '../layout/RequireSession';
 import { RouteError } from '../ui/RouteError';
 
@@ -16,7 +17,11 @@ export const router = createBrowserRouter([
     errorElement: <RouteError />,
     children: [
       { index: true, lazy: page(() => import('../pages/HomeRedirect')) },
-      { path: 'projects/:uuid', lazy: page(() => import('../pages/project/ProjectPage')) },
+      {
+        path: 'projects/:uuid',
+        loader: ({ params }) => prefetchProject(params['uuid']),
+        lazy: page(() => import('../pages/project/ProjectPage')),
+      },
       { path: 'shared', lazy: page(() => import('../pages/SharedPage')) },
       { path: 'trash', lazy: page(() => import('../pages/TrashPage')) },
       { path: 'collections/:id', lazy: page(() => import('../pages/collection/CollectionPage')) },
