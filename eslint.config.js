@@ -2,6 +2,7 @@
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 const globals = require('globals');
+const reactHooks = require('eslint-plugin-react-hooks');
 
 module.exports = tseslint.config(
   {
@@ -27,6 +28,13 @@ module.exports = tseslint.config(
       ],
       'no-console': 'error',
     },
+  },
+  {
+    // The web console runs in browsers.
+    files: ['apps/console/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
   },
   {
     files: ['**/*.test.ts', 'tests/**/*.ts'],

@@ -20,7 +20,7 @@
 import { cpus, loadavg } from 'node:os';
 import { fmtInt, fmtMs, makeLog, numberEnv, sleep } from './lib/common.mjs';
 import { connect, createBenchDatabase, existingDatabase, runMain } from './lib/database.mjs';
-import { Http, startBenchDeployment } from './lib/deployment.mjs';
+import { Http, benchUser, startBenchDeployment } from './lib/deployment.mjs';
 import { heading, jsonLine, out, passFail, table } from './lib/report.mjs';
 import { stats } from './lib/timing.mjs';
 
@@ -149,15 +149,8 @@ async function setUp(http, root, db, reused) {
       visible: ITEMS - trashed[0].n,
     };
   }
-  const user = await http.ok('POST', '/svc/v1/users', {
-    token: root,
-    json: { user: { email: 'contents@example.com', is_active: true } },
-  });
-  const tok = await http.ok('POST', '/svc/v1/api_client_authorizations', {
-    token: root,
-    json: { api_client_authorization: { owner_uuid: user.body.uuid } },
-  });
-  const token = `v2/${tok.body.uuid}/${tok.body.api_token}`;
+  const user = await benchUser(http, root, { email: 'contents@example.com' });
+  const token = user.token;
   const project = async (name) =>
     (
       await http.ok('POST', '/svc/v1/groups', {
@@ -167,7 +160,7 @@ async function setUp(http, root, db, reused) {
     ).body.uuid;
   const P = await project('P');
   const R = await project('R');
-  const counts = await seed(db, P, R, user.body.uuid);
+  const counts = await seed(db, P, R, user.uuid);
   return { token, P, R, visible: ITEMS - Math.floor(counts.nCollections / 100) };
 }
 

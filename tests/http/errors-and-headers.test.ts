@@ -32,7 +32,9 @@ describe('error bodies and statuses', () => {
     ['GET', '/svc/v1/nothing'],
     ['GET', '/svc/v1/groups/x/y/z'],
     ['GET', '/svc/v2/groups'],
-    ['GET', '/elsewhere'],
+    // other GET paths serve the web console (console-static.test.ts)
+    ['POST', '/elsewhere'],
+    ['GET', '/discovery/v2/apis'],
     ['GET', '/svc/v1'],
     // A sub-path that names no object is an unknown route, not a known one with a wrong method.
     ['POST', '/svc/v1/users/bogus'],

@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import { request } from 'undici';
 import { hmacHex, secretDigest } from '@svc/ids';
 import { useDeployment, type TestDeployment } from '../harness/deployment';
-import { startHelperProcess, type HelperProcess } from '../harness/helper-process';
+import type { HelperProcess } from '../harness/helper-process';
+import { startOidcProvider } from '../harness/oidc';
 import { Browser, passProviderPages } from '../harness/browser';
 import { expectSecretKeptSafely } from '../harness/token-records';
 
@@ -30,11 +30,7 @@ const ACCOUNTS = {
 
 let provider: HelperProcess<{ issuer: string }>;
 beforeAll(async () => {
-  provider = await startHelperProcess(join(__dirname, '../harness/oidc-provider.mjs'), {
-    OIDC_CLIENT_ID: CLIENT.id,
-    OIDC_CLIENT_SECRET: CLIENT.secret,
-    OIDC_ACCOUNTS: JSON.stringify(ACCOUNTS),
-  });
+  provider = await startOidcProvider(CLIENT, ACCOUNTS);
 }, 30_000);
 afterAll(() => provider?.stop());
 const issuer = () => provider.info.issuer;

@@ -75,6 +75,7 @@ it('reports each start-up step; a second process is kept off the embedded data d
     expect(out).toMatch(/^home1: migration \d{14}_init applied \(\d+ ms\)$/m);
     expect(out).toMatch(/^home1: \d+ migration\(s\) applied in \d+\.\d s$/m);
     expect(out).toMatch(/^home1: core listening on http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(out).toMatch(/^web console: http:\/\/127\.0\.0\.1:\d+\/$/m);
     const pid = first.child.pid!;
     expect(await failure({ SVC_CONFIG: file })).toEqual({
       code: 1,

@@ -13,8 +13,12 @@ import { routed } from './http/route';
 import { mountLogin } from './login';
 import { mountBlocks } from './blocks';
 import { mountFiles } from './files';
+import { mountConsole } from './console';
 
-/** Everything but the API path: discovery, login pages, and 404 for the rest. */
+/**
+ * Everything but the API path: discovery, login pages, blocks, files, then the web console for
+ * every other GET; other methods get 404.
+ */
 function buildExpressApp(deps: GatewayDeps) {
   const app = express();
   app.disable('x-powered-by');
@@ -29,6 +33,7 @@ function buildExpressApp(deps: GatewayDeps) {
   mountLogin(app, deps);
   mountBlocks(app, deps);
   mountFiles(app, deps);
+  mountConsole(app);
   app.use(() => {
     throw new EndpointNotFoundError();
   });

@@ -16,6 +16,15 @@ function loginNote(config: Readonly<Config>, url: string): string[] {
   return [`log in: ${url}/login?return_to=${encodeURIComponent(returnTo)}`];
 }
 
+/**
+ * Where people open the web console: the gateway's root, or the configured
+ * Services.Workbench2.ExternalURL (else ExternalURL).
+ */
+function consoleUrl(config: Readonly<Config>, url: string): string {
+  const home = config.Clusters[config.Gateway.HomeCluster];
+  return home?.Services.Workbench2.ExternalURL || home?.ExternalURL || `${url}/`;
+}
+
 /** Each start-up step on its own line, so a slow first start (migrations) is visibly busy. */
 const progress = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -40,6 +49,7 @@ runService(async () => {
   const lines = [
     '',
     `svc is serving ${deployment.gateway.url}/`,
+    `web console: ${consoleUrl(config, deployment.gateway.url)}`,
     `cluster: ${Object.keys(config.Clusters).join(', ')} (home ${config.Gateway.HomeCluster})`,
     ...notes,
     ...(embedded ? [embedded.note] : []),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { sleep } from './exchange';
 import { request } from './transport';
 
 /** A refused or failed block operation: the block service's status and message. */
@@ -46,7 +47,6 @@ const cutOff = (err: unknown): boolean =>
 
 const RETRIES = 3;
 const retryable = (status: number) => status === 502 || status === 503;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The block service (storage.md §4) at the client's host: the gateway's root serves it. Writes

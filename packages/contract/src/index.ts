@@ -17,4 +17,5 @@ export * from './built-ins';
 export * from './login';
 export * from './openapi';
 export { apiDocuments } from './api-docs';
+export * from './trusted-clients';
 export * from './image-names';

@@ -95,3 +95,16 @@ export class Http {
     return r;
   }
 }
+
+/** A new active user made by the root token, and a token of theirs (`v2/<uuid>/<secret>`). */
+export async function benchUser(http, rootToken, attrs) {
+  const user = await http.ok('POST', '/svc/v1/users', {
+    token: rootToken,
+    json: { user: { is_active: true, ...attrs } },
+  });
+  const tok = await http.ok('POST', '/svc/v1/api_client_authorizations', {
+    token: rootToken,
+    json: { api_client_authorization: { owner_uuid: user.body.uuid } },
+  });
+  return { uuid: user.body.uuid, token: `v2/${tok.body.uuid}/${tok.body.api_token}` };
+}

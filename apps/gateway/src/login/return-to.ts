@@ -1,20 +1,8 @@
+import { isTrustedOrigin } from '@svc/contract';
 import { UnprocessableError } from '@svc/errors';
 
 /** `scheme://host[:port]` with the default port dropped: URL.origin does exactly that. */
 export const originOf = (url: URL): string => url.origin;
-
-function matchesTrusted(origin: URL, entry: string): boolean {
-  let trusted: URL;
-  try {
-    trusted = new URL(entry.replace('://*.', '://wildcard-placeholder.'));
-  } catch {
-    return false;
-  }
-  if (trusted.protocol !== origin.protocol || trusted.port !== origin.port) return false;
-  if (!entry.includes('://*.')) return trusted.hostname === origin.hostname;
-  const domain = trusted.hostname.slice('wildcard-placeholder.'.length);
-  return origin.hostname.endsWith(`.${domain}`);
-}
 
 /**
  * `return_to` must be an absolute http(s) URL without userinfo whose origin is listed in
@@ -34,7 +22,7 @@ export function checkReturnTo(returnTo: unknown, trustedClients: readonly string
     (url.protocol === 'http:' || url.protocol === 'https:') &&
     url.username === '' &&
     url.password === '' &&
-    trustedClients.some((entry) => matchesTrusted(url, entry));
+    isTrustedOrigin(url, trustedClients);
   if (!allowed)
     throw new UnprocessableError('requesting site is not listed in Login.TrustedClients');
   return url;
