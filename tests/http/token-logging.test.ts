@@ -110,6 +110,7 @@ it('writes no token into any log line, whatever the placement or spelling', asyn
       '/c={collection}/{path}',
       '/discovery/v1/apis/{api}/{version}/rest',
       '/logout',
+      '/{console}',
       '{unmatched}',
     ]),
   );
