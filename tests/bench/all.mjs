@@ -6,9 +6,10 @@
 // local backend: commit → Running/Final, runner RSS), federation.mjs (federated lists and
 // sibling GETs over three clusters), group-trash.mjs (trash and untrash of a project with
 // 100,000 descendants), console.mjs (the web console in Chromium: first page of a 100,000-item
-// project, compressed JavaScript of the first load); optional, only with --only: contents.mjs (groups.contents on a
-// 1M-item project and a 10,000-project tree). Intended as the root `pnpm bench`
-// script: `pnpm build && node tests/bench/all.mjs`.
+// project, compressed JavaScript of the first load), fair-share.mjs (another user's GETs while
+// one token sends pathological lists, load from wrk); optional, only with --only: contents.mjs
+// (groups.contents on a 1M-item project and a 10,000-project tree). Intended as the root
+// `pnpm bench` script: `pnpm build && node tests/bench/all.mjs`.
 //
 //   node tests/bench/all.mjs [--only=run,lists,permissions] [--continue]
 //
@@ -32,6 +33,7 @@ const BENCHES = [
   { id: 'federation', file: 'federation.mjs' },
   { id: 'group-trash', file: 'group-trash.mjs' },
   { id: 'console', file: 'console.mjs' },
+  { id: 'fair-share', file: 'fair-share.mjs' },
   // Optional: run with --only=contents (1M items seeded; several minutes).
   { id: 'contents', file: 'contents.mjs', optional: true },
 ];

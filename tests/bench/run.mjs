@@ -336,6 +336,10 @@ async function main() {
       '    Login:',
       '      Test:',
       '        Enable: true',
+      // Throughput with one token over BENCH_CONNECTIONS (32) connections: above the default
+      // limit of requests in progress per token (8; tests/bench/fair-share.mjs keeps it).
+      '    API:',
+      '      MaxConcurrentRequestsPerToken: 1000',
       '',
     ].join('\n'),
   );

@@ -131,7 +131,7 @@ describe('PUT /<md5> (storage.md §4)', () => {
 
   it('413 when more than 64 MiB is announced, or received', async () => {
     const announced = await rawExchange(d.current.url, [
-      `PUT /${md5('x')} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${U.token}\r\nContent-Length: 67108865\r\n\r\n`,
+      `PUT /${md5('x')} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${U.token}\r\nContent-Length: 67108865\r\n\r\n`,
     ]);
     expect(announced).toMatch(/^HTTP\/1.1 413 /);
     expect(announced).toMatch(/\r\n\r\nblock too large\n$/);
@@ -153,7 +153,7 @@ describe('PUT /<md5> (storage.md §4)', () => {
 
   it('400 "content length mismatch" when the body ends early', async () => {
     const res = await rawExchange(d.current.url, [
-      `PUT /${md5('0123456789')} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${U.token}\r\nContent-Length: 10\r\n\r\n01234`,
+      `PUT /${md5('0123456789')} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${U.token}\r\nContent-Length: 10\r\n\r\n01234`,
       { end: true },
     ]);
     // The server may only close the connection: a client that stops sending gets no 200.
@@ -179,7 +179,7 @@ describe('PUT /<md5> (storage.md §4)', () => {
 
   it('answers Expect: 100-continue before the body is sent', async () => {
     const res = await rawExchange(d.current.url, [
-      `PUT /${md5('continue')} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${U.token}\r\nContent-Length: 8\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+      `PUT /${md5('continue')} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${U.token}\r\nContent-Length: 8\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
       { waitFor: '100 Continue' },
       'continue',
     ]);

@@ -263,3 +263,36 @@ describe('WebDAV (storage.md §9)', () => {
     expect([tail.status, tail.body.length]).toEqual([206, 12]);
   }, 120_000);
 });
+
+describe('file names (docs/api/other-resources.md §1)', () => {
+  const NUL = 'manifest_text is not a valid manifest: file name contains NUL';
+
+  it('refuses NUL: 400 on /c=, 422 on the API, and nothing is stored', async () => {
+    const before = (await U.client.request('GET', `/svc/v1/collections/${uuid}`)).body
+      .portable_data_hash;
+    for (const [method, path] of [
+      ['PUT', '/a%00b'],
+      ['GET', '/a%00b'],
+      ['MKCOL', '/d%00'],
+    ] as const) {
+      const res = await c(path, method === 'PUT' ? { body: 'x' } : {}, method);
+      expect([method, res.status, res.text]).toEqual([method, 400, `${NUL}\n`]);
+    }
+    const api = await U.client.request('POST', '/svc/v1/collections', {
+      json: { collection: { manifest_text: '. d41d8cd98f00b204e9800998ecf8427e+0 0:0:a\\000b\n' } },
+    });
+    expect([api.status, api.body.errors]).toEqual([422, [NUL]]);
+    const after = (await U.client.request('GET', `/svc/v1/collections/${uuid}`)).body
+      .portable_data_hash;
+    expect(after).toBe(before);
+  });
+
+  it('writes control characters as octal escapes and reads them back by name', async () => {
+    const res = await c(`/${encodeURIComponent('tab\there\x7f.txt')}`, { body: 'ctl' }, 'PUT');
+    expect(res.status).toBe(201);
+    const stored = (await U.client.request('GET', `/svc/v1/collections/${uuid}`)).body
+      .unsigned_manifest_text as string;
+    expect(stored).toContain(':tab\\011here\\177.txt');
+    expect((await c(`/${encodeURIComponent('tab\there\x7f.txt')}`)).text).toBe('ctl');
+  });
+});

@@ -227,7 +227,7 @@ describe('hostile raw requests', () => {
       fc.asyncProperty(rawCase, async (c) => {
         const length = Buffer.byteLength(c.body);
         const head =
-          `POST /svc/v1/groups?x=${'a'.repeat(c.urlLength)} HTTP/1.1\r\nHost: x\r\n` +
+          `POST /svc/v1/groups?x=${'a'.repeat(c.urlLength)} HTTP/1.1\r\nHost: localhost\r\n` +
           `Authorization: Bearer ${d.current.home.rootToken}\r\n` +
           `Content-Type: application/json\r\nContent-Length: ${length}\r\n` +
           (c.headerLength ? `X-Pad: ${'p'.repeat(c.headerLength)}\r\n` : '') +

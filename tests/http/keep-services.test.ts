@@ -3,7 +3,8 @@ import { useDeployment } from '../harness/deployment';
 import { raw } from '../harness/storage';
 import { makeUser, type TestUser } from '../harness/users';
 
-const d = useDeployment();
+// blocks.example stands for a public name the gateway is reached by (Gateway.AllowedHosts).
+const d = useDeployment({ gateway: { AllowedHosts: ['127.0.0.1', 'blocks.example'] } });
 let U: TestUser;
 beforeAll(async () => {
   U = await makeUser(d.current);

@@ -225,10 +225,11 @@ describe('logout', () => {
     }
   });
 
-  it('redirects to the external URL without return_to, whatever the token', async () => {
+  it('redirects to / without return_to (ExternalURL unset), whatever the token', async () => {
     for (const token of [null, 'not-a-token', d.current.home.rootToken]) {
       const res = await d.current.client(token).request('GET', '/logout');
-      expect([res.status, res.headers['location']]).toEqual([302, `${d.current.url}/`]);
+      // Never a URL built from the request's Host (docs/api/auth.md §9.8).
+      expect([res.status, res.headers['location']]).toEqual([302, '/']);
     }
     expect((await me(d.current, d.current.home.rootToken)).status).toBe(200);
   });

@@ -106,6 +106,19 @@ describe('cores trust only the gateway', () => {
     expect([res.status, res.body.errors]).toEqual([401, ['Not logged in']]);
   });
 
+  it('accepts a proof sent several times at once exactly once', async () => {
+    const signer = new ProofSigner();
+    const key = proofKey(home().rootToken);
+    const same = signed(signer, key);
+    const others = [signed(signer, key), signed(signer, key)];
+    const answers = await Promise.all([same, same, same, ...others].map((h) => direct(h)));
+    const statuses = answers.map((a) => a.status);
+    expect([statuses.slice(0, 3).sort(), statuses.slice(3)]).toEqual([
+      [200, 401, 401],
+      [200, 200],
+    ]);
+  });
+
   it('refuses a forged identity, a wrong key, a stale or a replayed proof', async () => {
     const signer = new ProofSigner();
     const goodKey = proofKey(home().rootToken);

@@ -96,3 +96,20 @@ it('reports each start-up step; a second process is kept off the embedded data d
     expect(await second.exited).toBe(0);
   }
 }, 120_000);
+
+it('warns at start when it listens beyond loopback while URLs come from Host', async () => {
+  const db = await createClusterDatabase();
+  const { file } = writeConfig(db.url, { gateway: { Listen: '0.0.0.0:0' } });
+  const p = spawnLauncher({ SVC_CONFIG: file });
+  try {
+    await servingUrl(p);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(p.stderr()).toMatch(
+      /^warning: Gateway\.Listen 0\.0\.0\.0:0 is not a loopback address and ExternalURL is "": URLs are derived from the Host header, for Gateway\.AllowedHosts only \(localhost, 127\.0\.0\.1, \[::1\], [^)]+\); set ExternalURL to the public URL\n$/,
+    );
+  } finally {
+    p.child.kill('SIGTERM');
+    await p.exited;
+    await db.drop();
+  }
+}, 60_000);

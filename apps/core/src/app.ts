@@ -7,6 +7,7 @@ import { CALL_PREFIX, hopHandler } from './http/hop';
 import { internalRoutes } from './http/internal';
 import { CallVerifier } from './http/verify-call';
 import { buildHandlers } from './resources';
+import { UsedProofs } from './auth/used-proofs';
 
 /**
  * The core's request listener: API calls from the gateway (`POST /_call/<id>`) go straight
@@ -14,7 +15,7 @@ import { buildHandlers } from './resources';
  */
 export function buildCoreListener(deps: CoreDeps): RequestListener {
   const maxBody = 2 * deps.cluster.API.MaxRequestSize + 65_536; // a call's options hold its body
-  const verifier = new CallVerifier(deps.proofKey, maxBody);
+  const verifier = new CallVerifier(deps.proofKey, maxBody, new UsedProofs(deps.db, deps.outage));
   const hop = hopHandler(deps, buildHandlers(), verifier, deps.log);
   const app = express();
   app.disable('x-powered-by');
@@ -24,7 +25,7 @@ export function buildCoreListener(deps: CoreDeps): RequestListener {
   app.use(() => {
     throw new EndpointNotFoundError();
   });
-  app.use(errorMiddleware(deps.log));
+  app.use(errorMiddleware(deps.log, deps.outage));
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'POST' && req.url?.startsWith(CALL_PREFIX)) void hop(req, res);
     else app(req, res);

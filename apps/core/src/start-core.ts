@@ -9,6 +9,7 @@ import { seedBuiltInPermissions } from './permissions/graph-writes';
 import type { Db } from './db/db';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open-db';
+import { DatabaseOutage } from './db/outage';
 import { openPrisma } from './db/prisma';
 import { coreJobs, JobRunner } from './jobs';
 import { closeBlockStore, openBlockStore } from './storage/block-store';
@@ -63,7 +64,10 @@ export async function startCore(
     openDatabase(cluster.Database.URL, {
       max: cluster.Database.MaxConnections,
       connectTimeoutMs: cluster.Database.ConnectTimeout * 1000,
+      waitTimeoutMs: cluster.API.DatabaseWaitTimeout * 1000,
       statementTimeoutMs: cluster.Database.StatementTimeout * 1000,
+      readTimeoutMs: cluster.API.MaxListDuration * 1000,
+      lockTimeoutMs: cluster.API.LockTimeout * 1000,
     }),
   );
   try {
@@ -107,6 +111,7 @@ async function startOpened(
     db: opened.db,
     proofKey: proofKey(cluster.SystemRootToken),
     log,
+    outage: new DatabaseOutage(log, cluster.ClusterID),
   });
   const ops = coreOperations(cluster, opened, vocabulary);
   const server: Server = createServer(observedListener(listener, { log, ops: ops.operations }));

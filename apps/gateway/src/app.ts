@@ -5,9 +5,11 @@ import { apiHandler, isApiPath } from './api/api-handler';
 import { splitUrl } from './api/read-request';
 import { discovery } from './discovery';
 import type { GatewayDeps } from './gateway-deps';
+import { allowedHosts, refuseMisdirected } from './http/allowed-hosts';
 import { cors } from './http/cors';
 import { errorMiddleware } from './http/error-middleware';
 import { requestId } from './http/request-id';
+import { routed } from './http/route';
 import { mountLogin } from './login';
 import { mountBlocks } from './blocks';
 import { mountFiles } from './files';
@@ -24,7 +26,10 @@ function buildExpressApp(deps: GatewayDeps) {
   app.set('query parser', 'simple');
   app.use(requestId);
   app.use(cors);
-  app.all('/discovery/v1/apis/:api/:version/rest', discovery(deps));
+  app.all(
+    '/discovery/v1/apis/:api/:version/rest',
+    routed('/discovery/v1/apis/{api}/{version}/rest', discovery(deps)),
+  );
   mountLogin(app, deps);
   mountBlocks(app, deps);
   mountFiles(app, deps);
@@ -43,7 +48,10 @@ function buildExpressApp(deps: GatewayDeps) {
 export function buildGatewayListener(deps: GatewayDeps): RequestListener {
   const api = apiHandler(deps);
   const app = buildExpressApp(deps);
+  // URLs come from each request's Host only when ExternalURL is "": then only allowed hosts.
+  const allowed = deps.home.ExternalURL === '' ? allowedHosts(deps.config) : null;
   return (req: IncomingMessage, res: ServerResponse) => {
+    if (refuseMisdirected(allowed, req, res)) return;
     if (isApiPath(splitUrl(req.url ?? '/').pathname)) void api(req, res);
     else app(req, res);
   };

@@ -18,7 +18,13 @@ export interface AnswerBody {
 /** A core's answer: only the headers the gateway passes on or reads (quiet log lines) are kept. */
 export interface CoreAnswer {
   statusCode: number;
-  headers: { 'content-type'?: string; 'content-length'?: string; [EMPTY_LIST_HEADER]?: string };
+  headers: {
+    'content-type'?: string;
+    'content-length'?: string;
+    /** A 503 or 429's, passed on with it (docs/api/requests-and-errors.md §7). */
+    'retry-after'?: string;
+    [EMPTY_LIST_HEADER]?: string;
+  };
   body: AnswerBody & AsyncIterable<Buffer>;
 }
 
@@ -64,6 +70,7 @@ class StreamBody extends Readable implements AnswerBody {
 
 const CONTENT_TYPE = 'content-type';
 const CONTENT_LENGTH = 'content-length';
+const RETRY_AFTER = 'retry-after';
 
 /**
  * An undici dispatch handler that keeps a small answer's chunks and hands over the answer
@@ -95,6 +102,7 @@ export class AnswerHandler implements Dispatcher.DispatchHandler {
         this.headers[CONTENT_LENGTH] = raw[i + 1]!.toString('latin1');
       else if (name === EMPTY_LIST_HEADER)
         this.headers[EMPTY_LIST_HEADER] = raw[i + 1]!.toString('latin1');
+      else if (name === RETRY_AFTER) this.headers[RETRY_AFTER] = raw[i + 1]!.toString('latin1');
     }
     const length = Number(this.headers[CONTENT_LENGTH] ?? NaN);
     if (!(length <= WHOLE_ANSWER_BYTES)) {

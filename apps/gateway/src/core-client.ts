@@ -1,10 +1,29 @@
 import { Pool } from 'undici';
-import { ApiError, BadGatewayError, ServiceUnavailableError } from '@svc/errors';
+import {
+  ApiError,
+  BadGatewayError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+} from '@svc/errors';
 import { PROOF_HEADER, randomAlnum, type ProofSigner } from '@svc/ids';
 import type { ClusterConfig } from '@svc/config';
 import { AnswerHandler, type CoreAnswer } from './core-answer';
 
 export type { CoreAnswer } from './core-answer';
+
+/**
+ * A core's 503 or 429 (its database out, an object busy, a token over its limit), to be passed
+ * on unchanged, never as a 502 (docs/api/requests-and-errors.md §7). The core logged it as it should; the
+ * gateway does not again.
+ */
+export function coreRefusal(status: number, body: unknown): ApiError | null {
+  if (status !== 503 && status !== 429) return null;
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  const message = Array.isArray(errors) && typeof errors[0] === 'string' ? errors[0] : undefined;
+  return status === 503
+    ? new ServiceUnavailableError(message, false)
+    : new TooManyRequestsError(1, message);
+}
 
 /** A cluster core this gateway calls directly (same deployment). */
 export interface CoreTarget {
@@ -53,7 +72,8 @@ export class CoreClient {
     } catch (err) {
       throw this.failure(err);
     }
-    if (res.statusCode === 503) throw new ServiceUnavailableError();
+    const refusal = coreRefusal(res.statusCode, answer);
+    if (refusal) throw refusal;
     if (res.statusCode >= 500) {
       throw new BadGatewayError(
         `error contacting cluster ${this.target.clusterId}: ${res.statusCode}`,

@@ -6,5 +6,6 @@ runService(async () => {
   const { config } = loadDeploymentConfig(process.env);
   const gateway = await startGateway(config, {});
   process.stdout.write(`gateway serving ${gateway.url}/\n`);
+  for (const warning of gateway.warnings) process.stderr.write(`warning: ${warning}\n`);
   return gateway;
 });

@@ -39,7 +39,8 @@ async function checkCore(
 }
 
 /**
- * The gateway's operations endpoints: `/_health/ping` while it serves, `/_health/all` asking
+ * The gateway's operations endpoints: `/_health/ping` while it and its home cluster's core and
+ * database can serve, `/_health/all` asking
  * every cluster core it runs in front of (and, through them, their databases), `/metrics`
  * with its requests, the process, its token cache and the corrupt copies its block reads found.
  */
@@ -66,7 +67,13 @@ export function gatewayOperations(
   return {
     token: home.ManagementToken,
     metrics,
-    ping: () => Promise.resolve(null),
+    // Serving needs the home cluster's database: while it refuses, ping says so too (503).
+    async ping() {
+      const url = coreUrls[home.ClusterID];
+      if (url === undefined) return null;
+      const check = await checkCore(home, url);
+      return check.health === 'OK' ? null : `cluster ${home.ClusterID}: ${check.error}`;
+    },
     /** The vocabulary is the home core's: it checks properties with it. */
     async vocabulary() {
       const check = await checkCore(home, coreUrls[home.ClusterID]!, '/_health/vocabulary');

@@ -14,9 +14,12 @@ import { accessTokenFallback } from './login';
 import { OtherClusters } from './blocks/other-clusters';
 import { composeFederation } from './federation/compose';
 import { gatewayOperations } from './operations';
+import { exposureWarning } from './http/allowed-hosts';
 
 export interface RunningGateway {
   url: string;
+  /** What whoever started it should be told (printed at start by the launcher). */
+  warnings: string[];
   close(): Promise<void>;
 }
 
@@ -96,7 +99,10 @@ export async function startGateway(
   }
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   log.info({ port: address.port }, 'gateway listening');
+  const warnings = [exposureWarning(config, home)].filter((w): w is string => w !== null);
+  for (const warning of warnings) log.warn(warning);
   return {
+    warnings,
     url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}`,
     /** Stops accepting, lets requests in flight finish (at most Gateway.ShutdownTimeout). */
     async close() {

@@ -58,6 +58,7 @@ runService(async () => {
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
+  for (const warning of deployment.gateway.warnings) process.stderr.write(`warning: ${warning}\n`);
   return {
     async close() {
       await embedded?.dispatcher.stop();

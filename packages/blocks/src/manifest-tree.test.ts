@@ -54,5 +54,6 @@ describe('manifest trees', () => {
   it('escapes what cannot appear in a name', () => {
     expect(escapeName('a b\\c\td')).toBe('a\\040b\\134c\\011d');
     expect(unescapeName(escapeName('a b\\c\td'))).toBe('a b\\c\td');
+    expect(escapeName('new\nline\x01\x1f\x7f~')).toBe('new\\012line\\001\\037\\177~');
   });
 });

@@ -30,9 +30,12 @@ export const unescapeName = (s: string): string =>
 
 /** What escapeName rewrites: all of it is single UTF-16 units, so a regular expression suffices. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what it matches
-const NEEDS_ESCAPE = /[\\\x00-\x20]/g;
+const NEEDS_ESCAPE = /[\\\x00-\x20\x7f]/g;
 
-/** Space, backslash and control characters as `\ooo` (most names have none: returned as they are). */
+/**
+ * Space, backslash and control characters (0x01–0x1F, 0x7F) as `\ooo` (most names have none:
+ * returned as they are). NUL never gets here: names with it are refused.
+ */
 export const escapeName = (s: string): string =>
   s.replace(NEEDS_ESCAPE, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
 

@@ -28,6 +28,24 @@ describe('hardening defaults', () => {
     expect(cluster({ ConnectTimeout: 2 }).Database.ConnectTimeout).toBe(2);
   });
 
+  it("faults and overload have the contract's bounds by default", () => {
+    const { DatabaseWaitTimeout, LockTimeout, MaxListDuration, MaxFilterConditions } =
+      cluster().API;
+    expect({
+      DatabaseWaitTimeout,
+      LockTimeout,
+      MaxListDuration,
+      MaxFilterConditions,
+      MaxConcurrentRequestsPerToken: cluster().API.MaxConcurrentRequestsPerToken,
+    }).toEqual({
+      DatabaseWaitTimeout: 5,
+      LockTimeout: 10,
+      MaxListDuration: 20,
+      MaxFilterConditions: 1000,
+      MaxConcurrentRequestsPerToken: 8,
+    });
+  });
+
   it('failed password logins are throttled by default', () => {
     expect(cluster().Login.Throttle).toEqual({
       MaxFailuresPerUsername: 10,

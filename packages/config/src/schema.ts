@@ -93,10 +93,14 @@ export const ClusterSchema = Type.Object(
           minLength: 1,
           description: 'postgres://… for PostgreSQL, pglite:<directory> or pglite:memory embedded',
         }),
-        ConnectTimeout: int(5, 'Seconds to wait for a database connection before answering 503', 1),
+        ConnectTimeout: int(
+          5,
+          'Seconds to open a database connection before 503 (the smaller of this and API.DatabaseWaitTimeout bounds any wait for one)',
+          1,
+        ),
         StatementTimeout: int(
           30,
-          'Seconds one statement may run, or wait on a stalled database, before answering 503',
+          'Seconds one statement of a write may run, or wait on a stalled database, before 503 (reads: API.MaxListDuration)',
           1,
         ),
         MaxConnections: int(10, 'Connections in the pool of this cluster core', 1),
@@ -121,6 +125,27 @@ export const ClusterSchema = Type.Object(
         }),
         UnfreezeProjectRequiresAdmin: bool(false, 'Only admins may unfreeze a project'),
         AsyncPermissionsUpdateInterval: int(20, 'Seconds a deferred permission update may lag'),
+        DatabaseWaitTimeout: int(
+          5,
+          'Seconds a request waits for a free database connection before 503',
+          1,
+        ),
+        LockTimeout: int(10, 'Seconds a request waits on a lock before 503 (lock_timeout)', 1),
+        MaxListDuration: int(
+          20,
+          'Seconds a read (a list, its count, a get) may run before the list answers 422',
+          1,
+        ),
+        MaxFilterConditions: int(
+          1000,
+          'Filter conditions per request, expression parts counted',
+          1,
+        ),
+        MaxConcurrentRequestsPerToken: int(
+          8,
+          'Requests one token may have in progress on a cluster core before 429',
+          1,
+        ),
         VocabularyPath: str('', 'JSON file of allowed properties keys and values; "" means none'),
       },
       'API limits and rules',
@@ -350,6 +375,11 @@ export const ConfigSchema = Type.Object(
         HomeCluster: str('', 'The cluster the gateway serves; "" means the only one'),
         RemoteTimeout: int(60, 'Seconds a call to another cluster may take before 502', 1),
         ShutdownTimeout: int(10, 'Seconds in-flight requests may take to finish on SIGTERM'),
+        AllowedHosts: Type.Array(Type.String({ minLength: 1 }), {
+          default: [],
+          description:
+            'Host names (any port) URLs may be derived from when ExternalURL is ""; others get 421. [] means localhost, 127.0.0.1, [::1], the listen host and the machine\'s host name',
+        }),
       },
       'The public gateway',
     ),

@@ -48,5 +48,16 @@ export const msg = {
   insufficientPermission: (uuid: string) => `Forbidden: insufficient permission to modify ${uuid}`,
   objectNotFound: () => 'Object not found',
   noProxyForCluster: (id: string) => `no proxy available for cluster ${id}`,
+  // faults and overload (docs/api/requests-and-errors.md §7); the database-unreachable 503 is
+  // ServiceUnavailableError's own message
+  objectBusy: () => 'Service unavailable: the object is busy, try again',
+  listTooSlow: (seconds: number) =>
+    `query took longer than ${seconds} s: narrow the filters or use count=none`,
+  tooManyFilterConditions: (max: number) => `too many filter conditions (at most ${max})`,
+  tooManyTokenRequests: () => 'too many concurrent requests for this token',
+  // README, ExternalURL
+  misdirectedRequest: () => 'Misdirected request',
+  // docs/api/other-resources.md §1 (the details are the manifest parser's, e.g. NUL_IN_NAME)
+  invalidManifest: (detail: string) => `manifest_text is not a valid manifest: ${detail}`,
   json,
 } as const;

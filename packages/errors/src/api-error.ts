@@ -70,7 +70,10 @@ export class BadGatewayError extends ApiError {
   }
 }
 
-/** 429: too many failed logins for a username or a client address (Login.Throttle). */
+/**
+ * 429 + `Retry-After`: too many failed logins for a username or a client address
+ * (Login.Throttle), or too many requests in progress for one token.
+ */
 export class TooManyRequestsError extends ApiError {
   readonly retryAfterSeconds: number;
 
@@ -84,11 +87,18 @@ export class TooManyRequestsError extends ApiError {
 }
 
 /**
- * 503: the cluster cannot do this now (its database is unreachable, stalled or out of
- * connections). Nothing was written; the same request may be sent again.
+ * 503 + `Retry-After`: the cluster cannot do this now (its database is unreachable, stalled
+ * or out of connections; an object is locked too long). Nothing was written; the same request
+ * may be sent again. `loggedPerRequest` false: an outage is logged once where it is detected
+ * (when it starts and when it ends), not once per refused request.
  */
 export class ServiceUnavailableError extends ApiError {
-  constructor(message = 'Service unavailable: the cluster database cannot be reached') {
+  readonly retryAfterSeconds = 1;
+
+  constructor(
+    message = 'Service unavailable: the cluster database cannot be reached',
+    readonly loggedPerRequest = true,
+  ) {
     super(503, message);
   }
 }

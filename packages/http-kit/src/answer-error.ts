@@ -33,6 +33,10 @@ function logged(err: unknown): Record<string, unknown> {
   return { err: redactText(String(err)) };
 }
 
+/** A refusal during an outage: counted and logged once per outage by whoever detected it. */
+const isCountedOutage = (err: ApiError): boolean =>
+  err instanceof ServiceUnavailableError && !err.loggedPerRequest;
+
 /**
  * The contract's error answer `{errors, error_token}` for anything thrown: an ApiError keeps its
  * status and messages; anything else is 500 "Internal server error". 5xx answers are logged with
@@ -47,7 +51,7 @@ export function answerError(
 ): void {
   const apiError = err instanceof ApiError ? err : internalError();
   const body = toErrorBody(apiError);
-  if (apiError.status >= 500) {
+  if (apiError.status >= 500 && !isCountedOutage(apiError)) {
     noteRequest(res, { errorToken: body.error_token });
     log.error(
       { ...logged(err), ...what, url: redactUrl(what.url), errorToken: body.error_token },
@@ -58,10 +62,8 @@ export function answerError(
     res.end();
     return;
   }
-  if (apiError instanceof TooManyRequestsError) {
+  if (apiError instanceof TooManyRequestsError || apiError instanceof ServiceUnavailableError) {
     res.setHeader('Retry-After', String(apiError.retryAfterSeconds));
-  } else if (apiError instanceof ServiceUnavailableError) {
-    res.setHeader('Retry-After', '1');
   }
   sendJson(res, apiError.status, body, what.method === 'HEAD');
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { requestIdFrom } from '@svc/ids';
 import type { HttpMetrics } from './metrics';
 import { isOperationsPath, serveOperations, type Operations } from './operations';
-import { factsOf, noteRequest, routeOfPath } from './request-facts';
+import { factsOf, noteRequest, UNMATCHED_ROUTE } from './request-facts';
 
 /** Where request lines go: pino's `info`/`debug(object, message)` are enough. */
 export interface RequestLog {
@@ -20,7 +20,8 @@ function record(
 ): void {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const facts = factsOf(res);
-  const route = facts.route ?? routeOfPath(req.url ?? '/');
+  // Only a template a handler matched: the raw path may hold a token (/c=…/t=…, %-encoded).
+  const route = facts.route ?? UNMATCHED_ROUTE;
   const method = req.method ?? 'GET';
   const status = res.writableFinished ? res.statusCode : 499; // 499: the client went away
   const labels = { route, method, status: String(status) };

@@ -18,6 +18,15 @@ describe('redactUrl', () => {
       '/acbd18db4cc2f85cedef654fccc4a4d8+3+Aabcdef0123@65f00000',
       `/acbd18db4cc2f85cedef654fccc4a4d8+3+A${REDACTED}`,
     ],
+    [
+      `/c%3Dhome1-4zz18-0123456789abcde/t%3D${encodeURIComponent(TOKEN)}/a.txt`,
+      `/c%3Dhome1-4zz18-0123456789abcde/t%3D${REDACTED}/a.txt`,
+    ],
+    [
+      `/c=home1-4zz18-0123456789abcde/t=${TOKEN}/a.txt`,
+      `/c=home1-4zz18-0123456789abcde/t=${REDACTED}/home1-gj3su-0123456789abcde/${REDACTED}/a.txt`,
+    ],
+    [`/svc/v1/groups?api_token%3D${TOKEN.slice(-20)}`, `/svc/v1/groups?api_token%3D${REDACTED}`],
     ['/svc/v1/groups?limit=1', '/svc/v1/groups?limit=1'],
   ])('%s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);

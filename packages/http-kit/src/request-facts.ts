@@ -2,7 +2,10 @@ import type { ServerResponse } from 'node:http';
 
 /** What a request's log line and metrics say beyond method and status; set by the handlers. */
 export interface RequestFacts {
-  /** The route template (`/svc/v1/collections/{uuid}`), never the raw path. */
+  /**
+   * The route template (`/svc/v1/collections/{uuid}`) the handler matched, never the raw path;
+   * unset: UNMATCHED_ROUTE.
+   */
   route?: string;
   user?: string;
   cluster?: string;
@@ -30,18 +33,8 @@ export function noteRequest(res: ServerResponse, more: RequestFacts): void {
 
 export const factsOf = (res: ServerResponse): RequestFacts => (res as Noted)[FACTS] ?? {};
 
-const UUID_SEGMENT = /^[0-9a-z]{5}-[0-9a-z]{5}-[0-9a-z]{15}$/;
-const HASH_SEGMENT = /^[0-9a-f]{32}(\+.*)?$/;
-
 /**
- * A path without its identifiers, for requests no handler named a route for: uuids, block
- * hashes and collection paths become placeholders, so labels stay few and ids stay out of logs.
+ * The route label of a request no handler named a route for (an unknown path): never the path
+ * itself, which may carry anything, a token included, in any spelling.
  */
-export function routeOfPath(path: string): string {
-  const pathname = path.split('?')[0] ?? '/';
-  if (pathname.startsWith('/c=')) return '/c={collection}/{path}';
-  return pathname
-    .split('/')
-    .map((s) => (UUID_SEGMENT.test(s) ? '{uuid}' : HASH_SEGMENT.test(s) ? '{locator}' : s))
-    .join('/');
-}
+export const UNMATCHED_ROUTE = '{unmatched}';

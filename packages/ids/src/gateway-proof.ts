@@ -82,7 +82,8 @@ const mac = (key: string, ts: number, sender: string, seq: number, f: ProofField
 
 /**
  * Signs calls for one sending process: each proof carries the time, the sender's random id and
- * a sequence number, so a core accepts each proof once (see ReplayWindow).
+ * a sequence number, so that no two proofs are alike and a cluster can accept each once (its
+ * cores remember the proofs they accepted while they are recent: docs/adr/0017).
  */
 export class ProofSigner {
   readonly sender = randomBytes(9).toString('base64url');
@@ -97,13 +98,16 @@ export class ProofSigner {
 export interface VerifiedProof {
   sender: string;
   seq: number;
+  /** When the gateway signed it (ms since the epoch, the gateway's clock). */
+  signedAt: number;
 }
 
 const PROOF = /^v2\.(\d{1,16})\.([A-Za-z0-9_-]{12})\.(\d{1,15})\.([0-9a-f]{64})$/;
 
 /**
  * The proof's sender and sequence number when its signature matches the call and its time is
- * within `maxSkewMs` of now; null otherwise. Replays are the caller's to refuse (ReplayWindow).
+ * within `maxSkewMs` of now; null otherwise. Replays are the caller's to refuse: a proof is
+ * valid for as long as its time is within the skew of now, and must be accepted once.
  */
 export function verifyProof(
   key: string,
@@ -119,48 +123,7 @@ export function verifyProof(
   if (Math.abs(now - ts) > maxSkewMs) return null;
   const sender = m[2]!;
   const seq = Number(m[3]);
-  return safeEqual(m[4]!, mac(key, ts, sender, seq, fields)) ? { sender, seq } : null;
+  return safeEqual(m[4]!, mac(key, ts, sender, seq, fields)) ? { sender, seq, signedAt: ts } : null;
 }
 
 export const PROOF_MAX_SKEW_MS = 60_000;
-
-/**
- * Remembers which proofs a core has accepted, so each is accepted once. Per sender, sequence
- * numbers above the highest seen minus a window are tracked (calls on parallel connections
- * arrive slightly out of order); older ones are refused. Memory is bounded by the window per
- * sender, and senders quiet for longer than a proof lives are forgotten.
- */
-export class ReplayWindow {
-  private readonly senders = new Map<string, { max: number; seen: Set<number>; at: number }>();
-
-  constructor(
-    private readonly window = 8192,
-    private readonly forgetAfterMs = 2 * PROOF_MAX_SKEW_MS,
-  ) {}
-
-  /** True the first time a (sender, seq) is offered within the window; false for a replay. */
-  accept(proof: VerifiedProof, now = Date.now()): boolean {
-    let s = this.senders.get(proof.sender);
-    if (!s) {
-      this.forgetQuiet(now);
-      s = { max: 0, seen: new Set(), at: now };
-      this.senders.set(proof.sender, s);
-    }
-    if (proof.seq <= s.max - this.window || s.seen.has(proof.seq)) return false;
-    s.seen.add(proof.seq);
-    s.at = now;
-    if (proof.seq > s.max) {
-      s.max = proof.seq;
-      if (s.seen.size > this.window * 2) {
-        for (const n of s.seen) if (n <= s.max - this.window) s.seen.delete(n);
-      }
-    }
-    return true;
-  }
-
-  private forgetQuiet(now: number): void {
-    for (const [sender, s] of this.senders) {
-      if (now - s.at > this.forgetAfterMs) this.senders.delete(sender);
-    }
-  }
-}

@@ -68,6 +68,12 @@ describe('manifests', () => {
     [`. ${L} 0:3:a 0:1:.\n`, 'line 1: invalid file name "."'],
     [`. ${L} 0:3:\\056\\056/x\n`, 'line 1: invalid file name "\\056\\056/x"'],
     [`./\\056\\056 ${L} 0:3:x\n`, 'invalid stream name "./\\056\\056"'],
+    // docs/api/other-resources.md §1: NUL never, control characters only as octal escapes
+    [`. ${L} 0:3:a\\000b\n`, 'file name contains NUL'],
+    [`./d\\000 ${L} 0:3:a\n`, 'file name contains NUL'],
+    [`. ${L} 0:3:a\tb\n`, 'line 1: invalid file name "a\tb"'],
+    [`. ${L} 0:3:a\x7fb\n`, 'line 1: invalid file name "a\x7fb"'],
+    [`./d\r ${L} 0:3:a\n`, 'invalid stream name "./d\r"'],
   ])('rejects %p: %s', (text, detail) => {
     expect(() => parseManifest(text)).toThrow(new ManifestError(detail));
   });
@@ -78,6 +84,7 @@ describe('manifests', () => {
     `./d ${E} 3:0:.\n`,
     `. ${L}+K@zzzzz+Ab_c-9+R9 0:3:a/b/c.txt\n`,
     `. ${L} 0:3:..a 0:3:a..b 0:3:.hidden 0:3:a\\040b\n`,
+    `. ${L} 0:3:tab\\011and\\177del\n`,
   ])('accepts %p', (text) => {
     expect(() => parseManifest(text)).not.toThrow();
   });

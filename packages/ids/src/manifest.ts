@@ -21,13 +21,28 @@ export interface ParsedManifest {
 
 export class ManifestError extends Error {}
 
+/** Why a name with NUL (written `\000`) is refused: no file system can hold it. */
+export const NUL_IN_NAME = 'file name contains NUL';
+
 /** A name as meant: `\040` (space), `\134` (backslash) and any other `\ooo` decoded. */
 const unescapeName = (name: string): string =>
   name.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
 
+/** Control characters are written as octal escapes, never as they are (docs/api/other-resources.md §1). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it matches
+const RAW_CONTROL = /[\x00-\x1f\x7f]/;
+
+/** A stream or file name as meant, after the checks every name passes. */
+function decodedName(name: string, invalid: () => ManifestError): string {
+  if (RAW_CONTROL.test(name)) throw invalid();
+  const path = unescapeName(name);
+  if (path.includes('\u0000')) throw new ManifestError(NUL_IN_NAME);
+  return path;
+}
+
 function checkStreamName(name: string): void {
   if (name === '.') return;
-  const path = unescapeName(name);
+  const path = decodedName(name, () => new ManifestError(`invalid stream name "${name}"`));
   if (!path.startsWith('./')) throw new ManifestError(`invalid stream name "${name}"`);
   for (const part of path.slice(2).split('/')) {
     if (part === '' || part === '.' || part === '..') {
@@ -41,7 +56,10 @@ function checkStreamName(name: string): void {
  * name of a zero-size entry (an empty directory): no file can name a path outside its collection.
  */
 function checkFileName(line: number, name: string, size: number): void {
-  const path = unescapeName(name);
+  const path = decodedName(
+    name,
+    () => new ManifestError(`line ${line}: invalid file name "${name}"`),
+  );
   if (path === '.' && size === 0) return;
   for (const part of path.split('/')) {
     if (part === '' || part === '.' || part === '..') {

@@ -3,7 +3,7 @@ import { compileList } from './compile';
 import { parseListParams } from './parse-list';
 import { sql } from './sql';
 
-const limits = { maxItemsPerResponse: 1000 };
+const limits = { maxItemsPerResponse: 1000, maxFilterConditions: 1000 };
 
 describe('compileList', () => {
   it('reads the default columns, orders totally and pages with parameters', () => {

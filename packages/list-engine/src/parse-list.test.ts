@@ -3,7 +3,7 @@ import { collections, links, users } from '@svc/contract';
 import { parseListParams } from './parse-list';
 import { parseOrder } from './parse-order';
 
-const limits = { maxItemsPerResponse: 1000 };
+const limits = { maxItemsPerResponse: 1000, maxFilterConditions: 1000 };
 const error = (fn: () => unknown): string => {
   try {
     fn();
@@ -17,6 +17,20 @@ const orderOf = (entries?: unknown[]) =>
   parseOrder(collections, entries).map((k) => `${k.attribute} ${k.direction}`);
 
 describe('parseListParams', () => {
+  it('refuses more than maxFilterConditions conditions, filters and where together', () => {
+    const few = { maxItemsPerResponse: 1000, maxFilterConditions: 3 };
+    const cond = ['any', 'ilike', '%x%'];
+    const expr = '(replication_desired > replication_confirmed)';
+    expect(() => parseListParams(collections, { filters: [cond, cond, expr] }, few)).not.toThrow();
+    expect(
+      error(() => parseListParams(collections, { filters: [cond, cond, expr, cond] }, few)),
+    ).toBe('too many filter conditions (at most 3)');
+    const where = { name: 'a', owner_uuid: 'b' };
+    expect(error(() => parseListParams(collections, { filters: [cond, cond], where }, few))).toBe(
+      'too many filter conditions (at most 3)',
+    );
+  });
+
   it('applies the defaults', () => {
     const plan = parseListParams(collections, {}, limits);
     expect(plan).toMatchObject({

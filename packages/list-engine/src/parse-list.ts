@@ -10,6 +10,31 @@ export const DEFAULT_LIMIT = 100;
 
 export interface ListLimits {
   maxItemsPerResponse: number;
+  /** API.MaxFilterConditions: `filters` elements and `where` entries together. */
+  maxFilterConditions: number;
+}
+
+/** The limits of a cluster's API configuration section. */
+export const listLimitsOf = (api: {
+  MaxItemsPerResponse: number;
+  MaxFilterConditions: number;
+}): ListLimits => ({
+  maxItemsPerResponse: api.MaxItemsPerResponse,
+  maxFilterConditions: api.MaxFilterConditions,
+});
+
+/**
+ * Each `filters` element (a condition or a boolean expression, which has one comparison) and
+ * each `where` entry is one condition. Counted before any is parsed: a request with thousands
+ * is refused before it costs anything (docs/api/requests-and-errors.md §7).
+ */
+function checkConditionCount(
+  filters: readonly unknown[] | undefined,
+  where: Record<string, unknown> | undefined,
+  max: number,
+): void {
+  const n = (filters?.length ?? 0) + (where ? Object.keys(where).length : 0);
+  if (n > max) throw new UnprocessableError(msg.tooManyFilterConditions(max));
 }
 
 function parseCount(value: unknown): CountMode {
@@ -42,6 +67,7 @@ export function parseListParams(
   const where = convertParam('where', 'object', params['where']) as
     Record<string, unknown> | undefined;
 
+  checkConditionCount(filters, where, limits.maxFilterConditions);
   let order = parseOrder(r, orderRaw);
   const distinct =
     distinctParam && select !== null && select.every((a) => a === 'kind' || hasSqlForm(r, a));

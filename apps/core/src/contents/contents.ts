@@ -1,6 +1,6 @@
 import { groups } from '@svc/contract';
 import { UnprocessableError } from '@svc/errors';
-import { parseListParams } from '@svc/list-engine';
+import { listLimitsOf, parseListParams } from '@svc/list-engine';
 import { arrayOption, type Call, type Reply } from '../call';
 import { renderAll } from '../resources/common/crud';
 import type { Row } from '../resources/common/row';
@@ -28,11 +28,7 @@ export function includeParam(call: Call, allowed: readonly string[]): Set<string
 /** limit (default 100, clamped), offset and count, checked as for any list. */
 function pagingOf(call: Call) {
   const { limit, offset, count } = call.options;
-  const plan = parseListParams(
-    groups,
-    { limit, offset, count },
-    { maxItemsPerResponse: call.cluster.API.MaxItemsPerResponse },
-  );
+  const plan = parseListParams(groups, { limit, offset, count }, listLimitsOf(call.cluster.API));
   return { limit: plan.limit, offset: plan.offset, count: plan.count === 'exact' };
 }
 

@@ -1,5 +1,5 @@
 import { groups } from '@svc/contract';
-import { compileList, parseListParams, sql } from '@svc/list-engine';
+import { compileList, listLimitsOf, parseListParams, sql } from '@svc/list-engine';
 import type { Call, Reply } from '../call';
 import { renderAll } from '../resources/common/crud';
 import type { Row } from '../resources/common/row';
@@ -15,9 +15,7 @@ import { sharedOwner } from './scope';
  */
 export async function shared(call: Call): Promise<Reply> {
   const include = includeParam(call, ['owner_uuid']);
-  const plan = parseListParams(groups, call.options, {
-    maxItemsPerResponse: call.cluster.API.MaxItemsPerResponse,
-  });
+  const plan = parseListParams(groups, call.options, listLimitsOf(call.cluster.API));
   const scope = [
     ...groupRules.policy.visible(call, 'read'),
     sql`"groups"."group_class" IN ('project', 'filter')`,

@@ -35,6 +35,11 @@ export interface Db {
     key: bigint,
     fn: () => Promise<T>,
   ): Promise<{ ran: true; value: T } | { ran: false }>;
+  /**
+   * The same database for one caller (a token): its sessions come from the caller's share of
+   * the pool (db/fair-share.ts). Closing it closes nothing.
+   */
+  forCaller(caller: string): Db;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, QueryResult, Statement } from './db';
+import { FairShare } from './fair-share';
 import { isDatabaseUnavailable } from './pg-error';
 import { OID, parseInt8, parseTimestamptz } from './value-parsers';
 
@@ -86,12 +87,21 @@ class BeforeCommit extends Error {
   }
 }
 
-async function runTransaction<T>(pool: pg.Pool, fn: (tx: Db) => Promise<T>): Promise<T> {
+/**
+ * Writes run in a transaction whose statements may take `Database.StatementTimeout`: the
+ * session default is the shorter bound of reads (API.MaxListDuration). Both are set in the
+ * BEGIN round trip, so a transaction costs no extra statement.
+ */
+async function runTransaction<T>(
+  pool: pg.Pool,
+  begin: string,
+  fn: (tx: Db) => Promise<T>,
+): Promise<T> {
   return withClient(pool, async (client) => {
     let out: T;
     try {
-      await client.query('BEGIN');
-      out = await fn(wrap(client, 'tx', pool));
+      await client.query(begin);
+      out = await fn(wrap(client, { kind: 'tx', pool, begin }));
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw new BeforeCommit(err);
@@ -101,11 +111,25 @@ async function runTransaction<T>(pool: pg.Pool, fn: (tx: Db) => Promise<T>): Pro
   });
 }
 
-function wrap(q: Queryable, kind: 'root' | 'tx', pool: pg.Pool): Db {
+interface Scope {
+  kind: 'root' | 'tx';
+  pool: pg.Pool;
+  /** The statement that opens a transaction (with its statement timeout). */
+  begin: string;
+  /** The caller's share of the pool (root only): every session it takes goes through it. */
+  share?: { fair: FairShare; caller: string };
+}
+
+function wrap(q: Queryable, scope: Scope, fair?: FairShare): Db {
+  const { kind, pool, begin, share } = scope;
+  const gated = <T>(fn: () => Promise<T>): Promise<T> =>
+    share ? share.fair.run(share.caller, fn) : fn();
   const db: Db = {
     kind: 'postgres',
     async query<T>(s: Statement): Promise<QueryResult<T>> {
-      const result = await q.query({ text: s.text, values: s.values, name: nameFor(s), types });
+      const result = await gated(() =>
+        q.query({ text: s.text, values: s.values, name: nameFor(s), types }),
+      );
       return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
     },
     async exec(script: string) {
@@ -115,7 +139,7 @@ function wrap(q: Queryable, kind: 'root' | 'tx', pool: pg.Pool): Db {
       if (kind === 'tx') return fn(db);
       for (let attempt = 1; ; attempt++) {
         try {
-          return await runTransaction(pool, fn);
+          return await gated(() => runTransaction(pool, begin, fn));
         } catch (caught) {
           // A lost connection before COMMIT wrote nothing: one more try on a new session is
           // safe. A failure during COMMIT is left to the client (503), who may ask again.
@@ -140,9 +164,13 @@ function wrap(q: Queryable, kind: 'root' | 'tx', pool: pg.Pool): Db {
         }
       });
     },
+    forCaller(caller: string): Db {
+      if (kind !== 'root' || !fair) return db;
+      return wrap(q, { ...scope, share: { fair, caller } });
+    },
     async close() {
       // Once: a core closing after its database was already closed (a failed start) is fine.
-      if (kind === 'root' && !pool.ended) await pool.end();
+      if (kind === 'root' && !share && !pool.ended) await pool.end();
     },
   };
   return db;
@@ -160,26 +188,48 @@ export const SESSION_OPTIONS = '-c TimeZone=UTC -c jit=off -c max_parallel_worke
 export interface PostgresOptions {
   /** Sessions in the pool. */
   max?: number;
-  /** How long to wait for a session (connect, or a free one) before failing: 503. */
+  /** How long to open a session before failing: 503. */
   connectTimeoutMs?: number;
+  /** How long to wait for a free session (API.DatabaseWaitTimeout): 503. */
+  waitTimeoutMs?: number;
   /**
-   * How long one statement may take. PostgreSQL cancels it (statement_timeout); a database
-   * that accepts and never answers is caught by the driver's read timeout a little later.
+   * How long one statement of a transaction (a write) may take. PostgreSQL cancels it
+   * (statement_timeout); a database that accepts and never answers is caught by the driver's
+   * read timeout a little later.
    */
   statementTimeoutMs?: number;
+  /**
+   * How long a statement outside a transaction (a get, a list, its count) may take
+   * (API.MaxListDuration): the session default, so reads cost no extra statement.
+   */
+  readTimeoutMs?: number;
+  /** How long a statement waits for a lock (API.LockTimeout, PostgreSQL lock_timeout). */
+  lockTimeoutMs?: number;
 }
 
-/** Defaults of Database.ConnectTimeout, StatementTimeout and MaxConnections. */
-export const POSTGRES_DEFAULTS = { max: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 30_000 };
+/** Defaults of Database.ConnectTimeout, StatementTimeout, MaxConnections and the API's bounds. */
+export const POSTGRES_DEFAULTS = {
+  max: 10,
+  connectTimeoutMs: 5_000,
+  waitTimeoutMs: 5_000,
+  statementTimeoutMs: 30_000,
+  readTimeoutMs: 20_000,
+  lockTimeoutMs: 10_000,
+};
+
+/** The sessions one caller may hold: half the pool, and at least one (docs/adr/0017). */
+export const sharePerCaller = (max: number): number => Math.max(1, Math.floor(max / 2));
 
 export function openPostgres(url: string, opts: PostgresOptions = {}): { db: Db; pool: pg.Pool } {
-  const { max, connectTimeoutMs, statementTimeoutMs } = { ...POSTGRES_DEFAULTS, ...opts };
+  const o = { ...POSTGRES_DEFAULTS, ...opts };
+  // node-postgres has one timer for opening a session and waiting for a free one.
+  const waitMs = Math.min(o.connectTimeoutMs, o.waitTimeoutMs);
   const pool = new pg.Pool({
     connectionString: url,
-    max,
-    options: `${SESSION_OPTIONS} -c statement_timeout=${statementTimeoutMs}`,
-    connectionTimeoutMillis: connectTimeoutMs,
-    query_timeout: statementTimeoutMs + 1_000,
+    max: o.max,
+    options: `${SESSION_OPTIONS} -c statement_timeout=${o.readTimeoutMs} -c lock_timeout=${o.lockTimeoutMs}`,
+    connectionTimeoutMillis: waitMs,
+    query_timeout: Math.max(o.statementTimeoutMs, o.readTimeoutMs) + 1_000,
     keepAlive: true,
   });
   // An idle session that breaks is dropped by the pool and replaced on the next checkout; the
@@ -189,5 +239,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): { db: Db;
   // release the pool does not listen, and whoever holds the session (this module, the Prisma
   // adapter) learns of the failure from its next query, which fails too.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  return { db: wrap(pool, 'root', pool), pool };
+  const begin = `BEGIN; SET LOCAL statement_timeout = ${o.statementTimeoutMs}`;
+  const fair = new FairShare(sharePerCaller(o.max), waitMs);
+  return { db: wrap(pool, { kind: 'root', pool, begin }, fair), pool };
 }

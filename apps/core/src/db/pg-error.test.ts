@@ -11,11 +11,29 @@ describe('translatePgError', () => {
     ['53300', 'sorry, too many clients already'],
     ['57014', 'canceling statement due to statement timeout'],
     ['08006', 'connection failure'],
+    ['53200', 'out of memory'],
+    ['57P04', 'database dropped'],
+    ['55000', 'database "x" is not currently accepting connections'],
     ['ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'],
   ])('%s (%s) is 503: the database cannot be asked', (code, message) => {
     const out = translatePgError(pgError(code, message));
     expect(out).toBeInstanceOf(ServiceUnavailableError);
-    expect((out as ServiceUnavailableError).status).toBe(503);
+    expect((out as ServiceUnavailableError).messages).toEqual([
+      'Service unavailable: the cluster database cannot be reached',
+    ]);
+    // Counted by the outage, which logs once: not a line per request.
+    expect((out as ServiceUnavailableError).loggedPerRequest).toBe(false);
+  });
+
+  it('55000 raised by a statement (not at connection) is not an outage', () => {
+    expect(isDatabaseUnavailable(pgError('55000', 'cannot lock rows in view "v"'))).toBe(false);
+  });
+
+  it('a lock wait past lock_timeout (55P03) is 503 "the object is busy"', () => {
+    const out = translatePgError(pgError('55P03', 'canceling statement due to lock timeout'));
+    expect((out as ServiceUnavailableError).messages).toEqual([
+      'Service unavailable: the object is busy, try again',
+    ]);
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import { msg } from '@svc/contract';
 import { ApiError, ServiceUnavailableError, UnprocessableError } from '@svc/errors';
 
 interface PgLikeError {
@@ -27,18 +28,14 @@ const INPUT_PROBLEMS: Record<string, string> = {
 };
 
 /**
- * Errors that say the database could not be asked, not that the request was wrong: admin
- * shutdown or terminated backends (57P01–57P03), connection failures (class 08), too many
- * connections (53300), statement timeout or cancel (57014), and the driver's own socket and
- * pool timeout errors, which carry no SQLSTATE.
+ * SQLSTATE classes that say the database could not be asked, not that the request was wrong:
+ * connection exceptions (08), insufficient resources (53: too many connections, out of memory
+ * or disk), operator intervention (57: shutdown, recovery, terminated backends, cancelled
+ * statements). Besides them, the driver's own socket and pool errors, which carry no SQLSTATE.
  */
+const UNAVAILABLE_CLASSES = new Set(['08', '53', '57']);
+
 const UNAVAILABLE_CODES = new Set([
-  '57P01',
-  '57P02',
-  '57P03',
-  '57014',
-  '53300',
-  '53400',
   'ECONNREFUSED',
   'ECONNRESET',
   'EPIPE',
@@ -58,15 +55,28 @@ const UNAVAILABLE_MESSAGES = [
   'connection timeout',
 ];
 
+/** 55000 raised while a session starts: the database disallows connections (ALLOW_CONNECTIONS). */
+const refusesConnections = (e: PgLikeError & { routine?: unknown }): boolean =>
+  e.code === '55000' &&
+  (e.routine === 'CheckMyDatabase' || /not currently accepting connections/.test(e.message ?? ''));
+
 /** True when `err` means the database is unreachable or stalled (the request may be retried). */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
-  const { code, message } = err as PgLikeError;
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) {
-    return true;
+  const e = err as PgLikeError;
+  const { code, message } = e;
+  if (typeof code === 'string') {
+    if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_CLASSES.has(code.slice(0, 2))) return true;
+    if (refusesConnections(e)) return true;
   }
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m));
 }
+
+/** PostgreSQL's lock_not_available: a lock wait passed API.LockTimeout (lock_timeout). */
+const LOCK_TIMEOUT = '55P03';
+
+/** PostgreSQL's query_canceled, which statement_timeout raises. */
+export const isStatementTimeout = (err: unknown): boolean => isPgError(err) && err.code === '57014';
 
 /**
  * The one place PostgreSQL errors become API errors. Input that slips past validation and
@@ -75,8 +85,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  */
 export function translatePgError(err: unknown): unknown {
   if (err instanceof ApiError) return err;
-  if (isDatabaseUnavailable(err)) return new ServiceUnavailableError();
+  if (isDatabaseUnavailable(err)) return new ServiceUnavailableError(undefined, false);
   if (!isPgError(err)) return err;
+  if (err.code === LOCK_TIMEOUT) return new ServiceUnavailableError(msg.objectBusy());
   // Still in conflict after the transaction's own retries (db/pg-db.ts): nothing was written.
   if (err.code === '40001' || err.code === '40P01') {
     return new ServiceUnavailableError(

@@ -27,6 +27,9 @@ function wrap(session: Session, root: PGlite | null, release = () => {}): Db {
       // re-entrant: the job runner's own one-run-per-job rule is the whole guarantee here.
       return { ran: true, value: await fn() };
     },
+    forCaller() {
+      return db; // one session, taken in turn: no pool to share
+    },
     async close() {
       if (!root) return;
       try {

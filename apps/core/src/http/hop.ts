@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { endpointById } from '@svc/contract';
-import { EndpointNotFoundError, NotLoggedInError } from '@svc/errors';
+import { endpointById, msg, type Endpoint } from '@svc/contract';
+import { EndpointNotFoundError, NotLoggedInError, UnprocessableError } from '@svc/errors';
 import {
   EMPTY_LIST_HEADER,
   ITEM_LINES_TYPE,
@@ -10,10 +10,12 @@ import {
   toItemLines,
 } from '@svc/http-kit';
 import { identityFrom, requestIdFrom } from '@svc/ids';
-import type { Call, Handler } from '../call';
+import type { Call, Handler, Reply } from '../call';
 import type { CoreDeps } from '../core-deps';
+import { isStatementTimeout } from '../db/pg-error';
 import { answerError } from './answer-error';
 import { callerOf } from './caller';
+import { TokenRequestLimit } from './token-limit';
 import type { CallVerifier } from './verify-call';
 
 export const CALL_PREFIX = '/_call/';
@@ -58,6 +60,7 @@ export function hopHandler(
   verifier: CallVerifier,
   log: Logger,
 ) {
+  const limit = new TokenRequestLimit(deps.cluster.API.MaxConcurrentRequestsPerToken);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
     res.setHeader('X-Request-Id', requestId);
@@ -70,34 +73,54 @@ export function hopHandler(
       const endpoint = endpointById(id);
       const handler = handlers.get(id);
       if (!endpoint || !handler) throw new EndpointNotFoundError();
-      // The label routeOfPath would find, without its per-request split and patterns.
       noteRequest(res, { route: `${CALL_PREFIX}${id}` });
+      // The root token has a built-in uuid; every token is limited and shares the pool alike.
+      const token = identity.tokenUuid ?? identity.userUuid;
       const call: Call = {
         cluster: deps.cluster,
-        db: deps.db,
+        db: deps.db.forCaller(token),
         caller: callerOf(identity),
         endpoint,
         options: body.options,
         requestId,
         locals: {},
       };
-      const reply = await handler(call);
-      if (isEmptyList(reply.body)) {
-        noteRequest(res, { quiet: true });
-        res.setHeader(EMPTY_LIST_HEADER, '1');
-      }
-      const items = (reply.body as { items?: unknown } | null)?.items;
-      if (body.lines && (reply.status ?? 200) === 200 && Array.isArray(items)) {
-        const text = toItemLines(items);
-        res.statusCode = 200;
-        res.setHeader('Content-Type', ITEM_LINES_TYPE);
-        res.setHeader('Content-Length', Buffer.byteLength(text));
-        res.end(text);
-        return;
-      }
-      sendJson(res, reply.status ?? 200, reply.body);
+      const reply = await limit.run(token, () =>
+        handler(call).catch((err: unknown) => {
+          throw listTooSlow(err, endpoint, deps.cluster.API.MaxListDuration);
+        }),
+      );
+      answer(res, reply, body.lines);
     } catch (err) {
-      answerError(res, err, log, { method: 'POST', url: req.url ?? '', requestId });
+      answerError(res, err, log, { method: 'POST', url: req.url ?? '', requestId }, deps.outage);
     }
   };
+}
+
+/**
+ * A list (an operation taking filters) whose statement ran past API.MaxListDuration is the
+ * client's to narrow: 422, not a fault (docs/api/requests-and-errors.md §7).
+ */
+function listTooSlow(err: unknown, endpoint: Endpoint, seconds: number): unknown {
+  return isStatementTimeout(err) && 'filters' in endpoint.params
+    ? new UnprocessableError(msg.listTooSlow(seconds))
+    : err;
+}
+
+/** A handler's reply as JSON, or a list page as item lines when the gateway asked for them. */
+function answer(res: ServerResponse, reply: Reply, lines: boolean): void {
+  if (isEmptyList(reply.body)) {
+    noteRequest(res, { quiet: true });
+    res.setHeader(EMPTY_LIST_HEADER, '1');
+  }
+  const items = (reply.body as { items?: unknown } | null)?.items;
+  if (lines && (reply.status ?? 200) === 200 && Array.isArray(items)) {
+    const text = toItemLines(items);
+    res.statusCode = 200;
+    res.setHeader('Content-Type', ITEM_LINES_TYPE);
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(text);
+    return;
+  }
+  sendJson(res, reply.status ?? 200, reply.body);
 }

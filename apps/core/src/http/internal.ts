@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { EndpointNotFoundError, UnprocessableError } from '@svc/errors';
-import { sendJson } from '@svc/http-kit';
+import { noteRequest, sendJson } from '@svc/http-kit';
 import { requestIdFrom } from '@svc/ids';
 import type { CoreDeps } from '../core-deps';
 import { internalHandler } from '../internal/routes';
@@ -14,6 +14,7 @@ export function internalRoutes(deps: CoreDeps, verifier: CallVerifier): RequestH
     const raw = await verifier.verifiedBody(req, requestId);
     const handler = internalHandler(req.method, req.path);
     if (!handler) throw new EndpointNotFoundError();
+    noteRequest(res, { route: req.path }); // one of the internal table's paths
     let body: unknown;
     try {
       body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : {};

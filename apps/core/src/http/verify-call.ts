@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { NotLoggedInError } from '@svc/errors';
 import { readBody } from '@svc/http-kit';
-import { PROOF_HEADER, ReplayWindow, verifyProof } from '@svc/ids';
+import { PROOF_HEADER, verifyProof } from '@svc/ids';
+import type { UsedProofs } from '../auth/used-proofs';
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const v = req.headers[name];
@@ -10,15 +11,14 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
 
 /**
  * Reads a call's body and checks the gateway's proof over it: signed with this cluster's key,
- * recent, covering this method, URL, request id and body, and not seen before. Anything else
- * is 401, whatever the call.
+ * recent, covering this method, URL, request id and body, and never accepted before by any core
+ * process of this cluster (docs/adr/0017). Anything else is 401, whatever the call.
  */
 export class CallVerifier {
-  private readonly replays = new ReplayWindow();
-
   constructor(
     private readonly key: string,
     private readonly maxBodyBytes: number,
+    private readonly used: UsedProofs,
   ) {}
 
   async verifiedBody(req: IncomingMessage, requestId: string): Promise<Buffer> {
@@ -34,7 +34,7 @@ export class CallVerifier {
       requestId,
       body,
     });
-    if (!proof || !this.replays.accept(proof)) throw new NotLoggedInError();
+    if (!proof || !(await this.used.firstUse(proof))) throw new NotLoggedInError();
     return body;
   }
 }

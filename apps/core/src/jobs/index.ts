@@ -1,4 +1,5 @@
 import type { ClusterConfig } from '@svc/config';
+import { forgetExpiredProofs, PROOF_KEPT_MS } from '../auth/used-proofs';
 import { blockStoreOf } from '../storage/block-store';
 import { runBlockGc } from './block-gc';
 import type { Job } from './runner';
@@ -26,7 +27,14 @@ const trashSweep = (cluster: Readonly<ClusterConfig>): Job => ({
   run: ({ db, log }) => runTrashSweep({ db, cluster, log, now: Date.now }),
 });
 
+/** Accepted call proofs are kept only while a core could still accept them (docs/adr/0017). */
+const expireCallProofs: Job = {
+  name: 'expire-call-proofs',
+  everyMs: PROOF_KEPT_MS / 2,
+  run: async ({ db }) => ({ removed: await forgetExpiredProofs(db) }),
+};
+
 /** Every background job of a cluster's core; features add theirs here. */
 export function coreJobs(cluster: Readonly<ClusterConfig>): Job[] {
-  return [blockGc(cluster), trashSweep(cluster)];
+  return [blockGc(cluster), trashSweep(cluster), expireCallProofs];
 }

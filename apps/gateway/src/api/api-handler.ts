@@ -81,6 +81,8 @@ async function passThrough(res: ServerResponse, answer: CoreAnswer, head: boolea
   if (answer.headers[EMPTY_LIST_HEADER] === '1') noteRequest(res, { quiet: true });
   const type = answer.headers['content-type'];
   if (type !== undefined) res.setHeader('Content-Type', type);
+  const retryAfter = answer.headers['retry-after'];
+  if (retryAfter !== undefined) res.setHeader('Retry-After', retryAfter);
   const length = Number(answer.headers['content-length'] ?? NaN);
   const whole = answer.body.whole;
   if (head) {

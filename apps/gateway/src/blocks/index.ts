@@ -1,4 +1,4 @@
-import { redactUrl } from '@svc/http-kit';
+import { noteRequest, redactUrl } from '@svc/http-kit';
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { GatewayDeps } from '../gateway-deps';
 import { blockIndex, blockMounts } from './admin';
@@ -12,6 +12,13 @@ const RESERVED = /^\/(svc|discovery|login|logout|c=|_)/;
 
 type Route =
   { kind: 'block'; path: string } | { kind: 'index'; prefix: string } | { kind: 'mounts' };
+
+/** The label of each operation in logs and metrics. */
+const ROUTE_LABELS: Record<Route['kind'], string> = {
+  block: '/{locator}',
+  index: '/index/{prefix}',
+  mounts: '/mounts',
+};
 
 /**
  * Which block-service operation a path is, or null. PUT takes any one-segment path (a bad one
@@ -63,6 +70,7 @@ export function blockService(deps: GatewayDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const route = routeOf(req);
     if (!route) return next();
+    noteRequest(res, { route: ROUTE_LABELS[route.kind] });
     res.set(BLOCK_CORS_HEADERS);
     if (req.method === 'OPTIONS') {
       res.status(200).setHeader('Content-Length', '0');

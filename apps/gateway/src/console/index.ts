@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Express, NextFunction, Request, Response } from 'express';
+import { noteRequest } from '@svc/http-kit';
 import { readConsoleFiles, type ConsoleFile } from './files';
 
 /** The console's build, beside the gateway in the repository and in the image. */
@@ -71,6 +72,8 @@ export function consoleHandler(dir = CONSOLE_DIR) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_CONSOLE.test(req.path))
       return next();
+    // One label for every console path: the path itself is the console's and may hold anything.
+    noteRequest(res, { route: '/{console}' });
     files ??= readConsoleFiles(dir);
     if (!files) {
       res.status(503).set(HEADERS).type('html').set('Cache-Control', 'no-store').end(NOT_BUILT);

@@ -2,6 +2,7 @@ import { encodeCall, type Endpoint } from '@svc/contract';
 import { ApiError, BadGatewayError } from '@svc/errors';
 import { itemLinesOf, toJson, type ItemLine } from '@svc/http-kit';
 import type { Identity } from '@svc/ids';
+import { coreRefusal } from '../core-client';
 import type { CoreJson, Identities } from './identities';
 import { identityForCall } from './identity';
 import type { RemoteGateways } from './remote-gateways';
@@ -150,6 +151,8 @@ export class ClusterCalls {
         err instanceof ApiError ? err.messages.join('; ') : contactError(cluster, err).messages[0]!;
       throw new BadGatewayError(describe(detail));
     }
+    const refusal = this.deps.cores.has(cluster) ? coreRefusal(answer.status, answer.body) : null;
+    if (refusal) throw refusal;
     if (answer.status !== 200) {
       const errors = (answer.body as { errors?: unknown } | null)?.errors;
       throw new BadGatewayError(

@@ -1,4 +1,4 @@
-import { redactUrl } from '@svc/http-kit';
+import { noteRequest, redactUrl } from '@svc/http-kit';
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { GatewayDeps } from '../gateway-deps';
 import { davLock, davOptions, propfind } from './dav';
@@ -36,6 +36,7 @@ async function serve(deps: GatewayDeps, api: SelfApi, req: Request, res: Respons
 export function fileAccess(deps: GatewayDeps, api: SelfApi) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (!isFilePath(req.path)) return next();
+    noteRequest(res, { route: '/c={collection}/{path}' });
     res.set(SECURITY_HEADERS);
     try {
       await serve(deps, api, req, res);

@@ -33,6 +33,12 @@ export async function openCollection(
       const manifest = String(res.body['manifest_text'] ?? '');
       return { token, record: res.body, manifest, tree: parseManifestTree(manifest) };
     }
+    // The cluster cannot answer now (database out, token over its limit): say so, not 404.
+    if (res.status === 503 || res.status === 429) {
+      const errors = res.body['errors'];
+      const message = Array.isArray(errors) ? String(errors[0]) : 'Service unavailable';
+      throw new FileHttpError(res.status, message, { 'Retry-After': '1' });
+    }
     if (res.status !== 401) anyAccepted = true;
   }
   if (!anyAccepted) throw new FileHttpError(401, 'Not logged in', UNAUTHORIZED);

@@ -33,6 +33,8 @@ export class SelfApi {
       dispatcher: this.agent,
       headers: {
         authorization: `Bearer ${token}`,
+        // The Host the client used, which the gateway allowed (ExternalURL, AllowedHosts).
+        ...(req.headers.host ? { host: req.headers.host } : {}),
         ...(req.headers['x-request-id']
           ? { 'x-request-id': String(req.headers['x-request-id']) }
           : {}),

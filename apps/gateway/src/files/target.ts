@@ -1,3 +1,5 @@
+import { msg } from '@svc/contract';
+import { NUL_IN_NAME } from '@svc/ids';
 import { FileHttpError } from './respond';
 
 /** What a `/c=<collection>[/t=<token>]/<path>` URL names (storage.md §9). */
@@ -42,6 +44,9 @@ export function parseTarget(rawPath: string): FileTarget {
   }
   const trailingSlash = rest.length > 0 && rest[rest.length - 1] === '';
   const path = rest.filter((s) => s !== '').map(decode);
+  // No collection can hold such a name (docs/api/other-resources.md §1): refused as the API refuses it.
+  if (path.some((p) => p.includes('\u0000')))
+    throw new FileHttpError(400, msg.invalidManifest(NUL_IN_NAME));
   if (path.some((p) => p === '.' || p === '..')) throw new FileHttpError(404, 'file not found');
   return {
     id: pdh ? `${pdh[1]}+${pdh[2]}` : first,

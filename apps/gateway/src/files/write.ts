@@ -67,6 +67,7 @@ async function applyChange(
       throw new FileHttpError(
         res.status,
         Array.isArray(errors) ? errors.join('; ') : 'update failed',
+        res.status === 503 || res.status === 429 ? { 'Retry-After': '1' } : {},
       );
     }
     return status;

@@ -1,12 +1,15 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { lastQueryValues, presentedToken } from '@svc/contract';
 import { isRootToken } from '../auth/authenticate';
-import { requestOrigin } from '../http/origin';
 import type { GatewayDeps } from '../gateway-deps';
 import { checkReturnTo } from './return-to';
 
-const externalUrl = (deps: GatewayDeps, req: Request): string =>
-  deps.home.ExternalURL !== '' ? deps.home.ExternalURL : `${requestOrigin(req)}/`;
+/**
+ * ExternalURL, or the relative `/`: never a URL built from the request's Host
+ * (docs/api/auth.md §9.8).
+ */
+const afterLogout = (deps: GatewayDeps): string =>
+  deps.home.ExternalURL !== '' ? deps.home.ExternalURL : '/';
 
 /** Expires the presented token at the home core and forgets it here; anything else is ignored. */
 async function expire(deps: GatewayDeps, token: string): Promise<void> {
@@ -20,7 +23,7 @@ async function expire(deps: GatewayDeps, token: string): Promise<void> {
 
 /**
  * `GET /logout?return_to=<url>` (auth.md §9.8): a valid presented token (header or api_token)
- * expires now; then 302 to return_to (checked as in §9.1 first) or to ExternalURL.
+ * expires now; then 302 to return_to (checked as in §9.1 first), to ExternalURL, or to `/`.
  */
 export function logout(deps: GatewayDeps): RequestHandler {
   return async (req, res) => {
@@ -28,7 +31,7 @@ export function logout(deps: GatewayDeps): RequestHandler {
     const returnTo = query['return_to'];
     const target =
       returnTo === undefined || returnTo === ''
-        ? externalUrl(deps, req)
+        ? afterLogout(deps)
         : checkReturnTo(returnTo, deps.home.Login.TrustedClients).toString();
     const token = presentedToken(req.headers.authorization, query);
     if (token) await expire(deps, token);

@@ -5,6 +5,7 @@ import {
   portableDataHash,
   type ParsedManifest,
 } from '@svc/ids';
+import { msg } from '@svc/contract';
 import { UnprocessableError } from '@svc/errors';
 import type { Row } from '../common/row';
 
@@ -14,7 +15,7 @@ export function parsedManifest(text: string): ParsedManifest {
     return parseManifest(text);
   } catch (e) {
     if (e instanceof ManifestError) {
-      throw new UnprocessableError(`manifest_text is not a valid manifest: ${e.message}`);
+      throw new UnprocessableError(msg.invalidManifest(e.message));
     }
     throw e;
   }

@@ -4,6 +4,7 @@ import type { Purpose } from '../../permissions/policy';
 import {
   compileList,
   join,
+  listLimitsOf,
   parseListParams,
   parseSelect,
   rowColumns,
@@ -238,9 +239,7 @@ const get = (call: Call, rules: ResourceRules): Promise<Reply> =>
 
 async function list(call: Call, rules: ResourceRules): Promise<Reply> {
   const r = rules.resource;
-  const plan = parseListParams(r, call.options, {
-    maxItemsPerResponse: call.cluster.API.MaxItemsPerResponse,
-  });
+  const plan = parseListParams(r, call.options, listLimitsOf(call.cluster.API));
   const extra = plan.distinct ? [] : (rules.renderColumns?.(call, r.type, plan.select) ?? []);
   const compiled = compileList(plan, scopeOf(call, rules), extra);
   const [items, count] = await Promise.all([
